@@ -1,0 +1,39 @@
+//! `ratelimit`: exact, atomic, distributed rate limiting on Redis for PHP.
+//!
+//! Data flows one way: PHP arguments (`php`) → validated policy (`limiter`) →
+//! one EVALSHA on a pooled connection (`redis`) → `Outcome` → `RateLimitResult`.
+//! This file is only the table of contents: the module, its ini entries, its
+//! classes and its phpinfo.
+#![cfg_attr(windows, feature(abi_vectorcall))]
+
+pub mod error;
+pub mod limiter;
+pub mod php;
+pub mod redis;
+pub mod settings;
+
+use ext_php_rs::prelude::*;
+
+use php::classes::fixed_window::FixedWindowRateLimiter;
+use php::interface::PhpInterfaceRateLimiter;
+use php::result::RateLimitResult;
+
+/// MINIT: ini entries and the exception class. Runs outside any PHP call, so a
+/// panic is caught here and reported as a failed startup instead of an abort.
+fn startup(_ty: i32, module_number: i32) -> i32 {
+    let ok = std::panic::catch_unwind(|| {
+        settings::register(module_number);
+        php::exceptions::register().is_ok()
+    });
+    if matches!(ok, Ok(true)) { 0 } else { -1 }
+}
+
+#[php_module]
+#[php(startup = startup)]
+pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
+    module
+        .interface::<PhpInterfaceRateLimiter>()
+        .class::<RateLimitResult>()
+        .class::<FixedWindowRateLimiter>()
+        .info_function(php::info::module_info)
+}

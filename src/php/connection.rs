@@ -1,0 +1,161 @@
+//! The `$connection` argument (API.md "The connection argument") → a pool
+//! `Target` plus optional per-limiter timeouts. Accepts a phpredis `Redis`
+//! object (only its settings are read; its socket is never used), a DSN
+//! string, a phpredis-style config array, or null for `ratelimit.redis_url`.
+
+use std::time::Duration;
+
+use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
+
+use super::values::{self, type_name};
+use crate::error::{Error, Result};
+use crate::redis::target::{parse_dsn, Target, DEFAULT_PORT};
+use crate::settings;
+
+/// Timeouts the connection argument asked for; the ini settings fill the rest.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeoutOverrides {
+    pub connect: Option<Duration>,
+    pub reply: Option<Duration>,
+}
+
+pub fn resolve(connection: Option<&Zval>) -> Result<(Target, TimeoutOverrides)> {
+    let Some(z) = connection.map(Zval::dereference).filter(|z| !z.is_null()) else {
+        return Ok((parse_dsn(&settings::redis_url())?, TimeoutOverrides::default()));
+    };
+    if let Some(s) = z.str() {
+        return Ok((parse_dsn(s)?, TimeoutOverrides::default()));
+    }
+    if z.is_string() {
+        return Err(Error::value("connection", "must be a valid UTF-8 DSN"));
+    }
+    if let Some(array) = z.array() {
+        return from_array(array);
+    }
+    if let Some(object) = z.object() {
+        if object.get_class_name().is_ok_and(|n| n.eq_ignore_ascii_case("Redis")) || is_redis_subclass(object) {
+            return from_phpredis(z);
+        }
+    }
+    Err(Error::Type(format!("$connection must be of type Redis|array|string|null, {} given", type_name(z))))
+}
+
+fn is_redis_subclass(object: &ZendObject) -> bool {
+    ext_php_rs::zend::ClassEntry::try_find("Redis").is_some_and(|ce| object.instance_of(ce))
+}
+
+fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
+    if z.dereference().is_null() {
+        return Ok(None);
+    }
+    let s = values::float(param, z)?;
+    if !s.is_finite() || s < 0.0 {
+        return Err(Error::value(param, "must be a finite number of seconds >= 0"));
+    }
+    // phpredis uses 0 for "no timeout": we keep the ini value instead of waiting forever.
+    Ok((s > 0.0).then(|| Duration::from_micros((s * 1e6).round().max(1.0) as u64)))
+}
+
+fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
+    if host.is_empty() {
+        return Err(Error::value(param, "host must not be empty"));
+    }
+    if host.starts_with('/') {
+        return Ok(Target::unix(host));
+    }
+    if let Some(path) = host.strip_prefix("unix://") {
+        return Ok(Target::unix(path));
+    }
+    if host.starts_with("tls://") || host.starts_with("ssl://") {
+        return Err(Error::value(param, "TLS connections are not supported yet"));
+    }
+    let port = match port {
+        None | Some(0) | Some(-1) => DEFAULT_PORT,
+        Some(p) if (1..=65535).contains(&p) => p as u16,
+        Some(p) => return Err(Error::value(param, format!("port must be 1..65535, {p} given"))),
+    };
+    Ok(Target::tcp(host, port))
+}
+
+/// `auth` as phpredis takes it: "pass", ["pass"], ["user", "pass"] or ["user" => …, "pass" => …].
+fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
+    let auth = auth.dereference();
+    if auth.is_null() || auth.bool() == Some(false) {
+        return Ok(());
+    }
+    if let Some(p) = auth.str() {
+        target.password = Some(p.to_string()).filter(|p| !p.is_empty());
+        return Ok(());
+    }
+    let Some(a) = auth.array() else {
+        return Err(Error::Type(format!("$connection auth must be of type string|array, {} given", type_name(auth))));
+    };
+    let text = |z: Option<&Zval>| -> Result<Option<String>> {
+        match z.map(Zval::dereference).filter(|z| !z.is_null()) {
+            None => Ok(None),
+            Some(z) => z.str().map(|s| Some(s.to_string())).ok_or_else(|| Error::value("connection", "auth entries must be strings")),
+        }
+    };
+    let (user, pass) = match (a.get("user"), a.get("pass").or_else(|| a.get("password"))) {
+        (u, Some(p)) => (text(u)?, text(Some(p))?),
+        _ if a.len() >= 2 => (text(a.get_index(0))?, text(a.get_index(1))?),
+        _ => (None, text(a.get_index(0))?),
+    };
+    target.username = user.filter(|u| !u.is_empty());
+    target.password = pass;
+    Ok(())
+}
+
+fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
+    let host = match a.get("host").map(Zval::dereference) {
+        None => "127.0.0.1".to_string(),
+        Some(z) if z.is_null() => "127.0.0.1".to_string(),
+        Some(z) => z.str().map(str::to_string).ok_or_else(|| Error::value("connection", format!("host must be a string, {} given", type_name(z))))?,
+    };
+    let port = a.get("port").filter(|z| !z.dereference().is_null()).map(|z| values::int("connection", z)).transpose()?;
+    let mut target = host_target("connection", &host, port)?;
+    if let Some(auth) = a.get("auth") {
+        apply_auth(&mut target, auth)?;
+    }
+    if let Some(db) = a.get("index").or_else(|| a.get("database")).or_else(|| a.get("db")) {
+        if !db.dereference().is_null() {
+            let n = values::int("connection", db)?;
+            if n < 0 {
+                return Err(Error::value("connection", format!("database index must be >= 0, {n} given")));
+            }
+            target.db = n;
+        }
+    }
+    let timeouts = TimeoutOverrides {
+        connect: a.get("timeout").map(|z| seconds("connection", z)).transpose()?.flatten(),
+        reply: a.get("read_timeout").map(|z| seconds("connection", z)).transpose()?.flatten(),
+    };
+    Ok((target, timeouts))
+}
+
+fn call(redis: &Zval, method: &str) -> Result<Zval> {
+    let out = redis.try_call_method(method, vec![]);
+    if ext_php_rs::zend::ExecutorGlobals::has_exception() {
+        // The object threw (phpredis does when it has no socket): keep ours, not its.
+        drop(ext_php_rs::zend::ExecutorGlobals::take_exception());
+        return Err(Error::value("connection", "is a Redis object that is not connected"));
+    }
+    out.map_err(|e| Error::value("connection", format!("could not read Redis::{method}(): {e}")))
+}
+
+fn from_phpredis(redis: &Zval) -> Result<(Target, TimeoutOverrides)> {
+    if !call(redis, "isConnected")?.is_true() {
+        return Err(Error::value("connection", "is a Redis object that is not connected; call connect() first"));
+    }
+    let host = call(redis, "getHost")?;
+    let host = host.str().ok_or_else(|| Error::value("connection", "is a Redis object without a host"))?.to_string();
+    let port = call(redis, "getPort")?.long();
+    let mut target = host_target("connection", &host, port)?;
+    apply_auth(&mut target, &call(redis, "getAuth")?)?;
+    target.db = call(redis, "getDbNum")?.long().unwrap_or(0).max(0);
+    let timeouts = TimeoutOverrides {
+        connect: seconds("connection", &call(redis, "getTimeout")?).unwrap_or(None),
+        reply: seconds("connection", &call(redis, "getReadTimeout")?).unwrap_or(None),
+    };
+    Ok((target, timeouts))
+}

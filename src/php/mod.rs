@@ -1,0 +1,11 @@
+//! The PHP face: what PHP code sees and passes. Converts Zvals to plain Rust
+//! values, calls into `limiter`, and maps results and errors back to PHP.
+pub mod classes;
+pub mod connection;
+pub mod exceptions;
+pub mod forms;
+pub mod info;
+pub mod interface;
+pub mod result;
+pub mod state;
+pub mod values;

@@ -1,0 +1,135 @@
+//! Reading PHP values the way PHP's own coercive (non-strict) typing does:
+//! an int parameter takes an int, an integral float or a numeric string; a
+//! float parameter takes an int, a float or a numeric string; a string
+//! parameter takes a string, an int or a float. Anything else is a TypeError.
+
+use std::borrow::Cow;
+
+use ext_php_rs::convert::{FromZval, StubLiteral};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::types::Zval;
+
+use crate::error::{Error, Result};
+
+/// PHP's name for the type of a value, as in "string given".
+pub fn type_name(z: &Zval) -> String {
+    let z = z.dereference();
+    match z.get_type() {
+        DataType::Null | DataType::Undef => "null".into(),
+        DataType::False | DataType::True | DataType::Bool => "bool".into(),
+        DataType::Long => "int".into(),
+        DataType::Double => "float".into(),
+        DataType::String => "string".into(),
+        DataType::Array => "array".into(),
+        DataType::Object(_) => z.object().and_then(|o| o.get_class_name().ok()).unwrap_or_else(|| "object".into()),
+        _ => "resource".into(),
+    }
+}
+
+fn wrong_type(param: &str, expected: &str, z: &Zval) -> Error {
+    Error::Type(format!("${param} must be of type {expected}, {} given", type_name(z)))
+}
+
+fn numeric_str(z: &Zval) -> Option<f64> {
+    let s = z.str()?.trim_matches(|c: char| c.is_ascii_whitespace());
+    if s.is_empty() || s.bytes().any(|b| !(b.is_ascii_digit() || b"+-.eE".contains(&b))) {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+pub fn int(param: &str, z: &Zval) -> Result<i64> {
+    let z = z.dereference();
+    if let Some(n) = z.long() {
+        return Ok(n);
+    }
+    let f = z.double().or_else(|| numeric_str(z)).ok_or_else(|| wrong_type(param, "int", z))?;
+    if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 {
+        Ok(f as i64)
+    } else if !f.is_finite() || f.abs() >= 9.2e18 {
+        Err(Error::value(param, "must be a finite integer"))
+    } else {
+        Err(Error::value(param, format!("must be a whole number, {f} given")))
+    }
+}
+
+pub fn float(param: &str, z: &Zval) -> Result<f64> {
+    let z = z.dereference();
+    z.double()
+        .or_else(|| z.long().map(|n| n as f64))
+        .or_else(|| numeric_str(z))
+        .ok_or_else(|| wrong_type(param, "float", z))
+}
+
+pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
+    let z = z.dereference();
+    if let Some(s) = z.zend_str() {
+        return Ok(Cow::Borrowed(s.as_bytes()));
+    }
+    if let Some(n) = z.long() {
+        return Ok(Cow::Owned(n.to_string().into_bytes()));
+    }
+    if let Some(f) = z.double() {
+        return Ok(Cow::Owned(php_float_string(f).into_bytes()));
+    }
+    Err(wrong_type(param, "string", z))
+}
+
+/// PHP's string form of a float (precision 17, shortest round trip).
+fn php_float_string(f: f64) -> String {
+    if f.is_nan() {
+        "NAN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 { "INF".into() } else { "-INF".into() }
+    } else if f.fract() == 0.0 && f.abs() < 1e15 {
+        format!("{}", f as i64)
+    } else {
+        format!("{f}")
+    }
+}
+
+/// The `$id` argument of the limiter methods: binary-safe bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Id(pub Vec<u8>);
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Self {
+        Id(s.as_bytes().to_vec())
+    }
+}
+
+impl StubLiteral for Id {
+    fn stub_literal(&self) -> String {
+        format!("'{}'", String::from_utf8_lossy(&self.0).replace('\\', "\\\\").replace('\'', "\\'"))
+    }
+}
+
+impl<'a> FromZval<'a> for Id {
+    const TYPE: DataType = DataType::String;
+    fn from_zval(z: &'a Zval) -> Option<Self> {
+        bytes("id", z).ok().map(|b| Id(b.into_owned()))
+    }
+}
+
+/// An int argument (`$cost`, `$quantity`) with PHP's coercion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int(pub i64);
+
+impl From<i64> for Int {
+    fn from(n: i64) -> Self {
+        Int(n)
+    }
+}
+
+impl StubLiteral for Int {
+    fn stub_literal(&self) -> String {
+        self.0.to_string()
+    }
+}
+
+impl<'a> FromZval<'a> for Int {
+    const TYPE: DataType = DataType::Long;
+    fn from_zval(z: &'a Zval) -> Option<Self> {
+        int("value", z).ok().map(Int)
+    }
+}

@@ -1,0 +1,178 @@
+//! The per-process connection pool: one connection per `Target`, opened lazily,
+//! kept across calls and across the requests of a PHP-FPM worker.
+//!
+//! Three rules keep a decision from ever being read off the wrong reply:
+//! - a connection remembers the PID that opened it; after `fork()` the child
+//!   sees a foreign PID and opens its own (the parent's socket is shared with
+//!   the child, and two processes reading one socket cross their replies);
+//! - after any I/O error or timeout the connection is dropped: a reply that
+//!   arrives late would otherwise be read as the answer to the next command;
+//! - a Redis error reply (WRONGTYPE, a script error) leaves the connection
+//!   usable, since the protocol stream is still in step.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use ::redis::{ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
+
+use super::target::{Address, Target};
+use crate::error::{Error, Result};
+
+/// Connection and reply timeouts for one call, from the ini settings or the
+/// connection argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    pub connect: Duration,
+    pub reply: Duration,
+}
+
+struct Live {
+    pid: u32,
+    conn: ::redis::Connection,
+    reply_timeout: Duration,
+}
+
+/// One target's connection, shared by every limiter pointed at that target.
+pub struct Slot {
+    target: Target,
+    live: Mutex<Option<Live>>,
+    opened: AtomicU64,
+    failures: AtomicU64,
+}
+
+static POOL: Lazy<Mutex<HashMap<Target, Arc<Slot>>>> = Lazy::new(Default::default);
+
+/// The slot for `target`, created on first use. No connection is opened here.
+pub fn slot(target: Target) -> Arc<Slot> {
+    let mut pool = POOL.lock();
+    pool.entry(target.clone())
+        .or_insert_with(|| {
+            Arc::new(Slot { target, live: Mutex::new(None), opened: AtomicU64::new(0), failures: AtomicU64::new(0) })
+        })
+        .clone()
+}
+
+/// What `php --ri ratelimit` shows of the pool.
+pub struct SlotState {
+    pub target: String,
+    pub connected: bool,
+    pub opened: u64,
+    pub failures: u64,
+}
+
+pub fn state() -> Vec<SlotState> {
+    let pid = std::process::id();
+    let pool = POOL.lock();
+    let mut rows: Vec<SlotState> = pool
+        .values()
+        .map(|s| SlotState {
+            target: s.target.to_string(),
+            connected: s.live.try_lock().map(|l| l.as_ref().is_some_and(|l| l.pid == pid)).unwrap_or(true),
+            opened: s.opened.load(Ordering::Relaxed),
+            failures: s.failures.load(Ordering::Relaxed),
+        })
+        .collect();
+    rows.sort_by(|a, b| a.target.cmp(&b.target));
+    rows
+}
+
+/// A connection whose stream can no longer be trusted to be in step.
+fn is_broken(e: &RedisError) -> bool {
+    e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_unrecoverable_error()
+}
+
+impl Slot {
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Runs `op` on this target's connection, opening it if needed.
+    ///
+    /// A reused connection that turns out to be closed by the server (restart,
+    /// idle timeout) is replaced and `op` is tried once more: the server closed
+    /// it before our command, so the command was never run. A timeout is never
+    /// retried, since the command may have run.
+    pub fn run<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut ::redis::Connection) -> RedisResult<T>) -> Result<T> {
+        let mut guard = self.live.lock();
+        let pid = std::process::id();
+        if guard.as_ref().is_some_and(|l| l.pid != pid) {
+            // Opened by our parent before fork(): closing our copy of the fd is
+            // harmless to the parent; reading from it is not.
+            *guard = None;
+        }
+        let mut reused = guard.is_some();
+        loop {
+            if guard.is_none() {
+                *guard = Some(self.connect(pid, timeouts)?);
+            }
+            let live = guard.as_mut().expect("connection just ensured");
+            if live.reply_timeout != timeouts.reply {
+                if let Err(e) = live.conn.set_read_timeout(Some(timeouts.reply)).and_then(|_| live.conn.set_write_timeout(Some(timeouts.reply))) {
+                    *guard = None;
+                    return Err(self.fail(&e));
+                }
+                live.reply_timeout = timeouts.reply;
+            }
+            match op(&mut live.conn) {
+                Ok(v) => return Ok(v),
+                Err(e) if is_broken(&e) => {
+                    *guard = None;
+                    if reused && !e.is_timeout() {
+                        reused = false;
+                        continue;
+                    }
+                    return Err(self.fail(&e));
+                }
+                Err(e) => return Err(self.fail(&e)),
+            }
+        }
+    }
+
+    fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
+        let addr = match &self.target.address {
+            Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
+            Address::Unix { path } => ConnectionAddr::Unix(path.into()),
+        };
+        let mut redis_info = RedisConnectionInfo::default().set_db(self.target.db).set_skip_set_lib_name();
+        if let Some(u) = &self.target.username {
+            redis_info = redis_info.set_username(u);
+        }
+        if let Some(p) = &self.target.password {
+            redis_info = redis_info.set_password(p);
+        }
+        let open = || -> RedisResult<::redis::Connection> {
+            let info = addr.clone().into_connection_info()?.set_redis_settings(redis_info.clone());
+            let conn = ::redis::Client::open(info)?.get_connection_with_timeout(timeouts.connect)?;
+            conn.set_read_timeout(Some(timeouts.reply))?;
+            conn.set_write_timeout(Some(timeouts.reply))?;
+            Ok(conn)
+        };
+        match open() {
+            Ok(conn) => {
+                self.opened.fetch_add(1, Ordering::Relaxed);
+                Ok(Live { pid, conn, reply_timeout: timeouts.reply })
+            }
+            Err(e) => Err(self.fail(&e)),
+        }
+    }
+
+    fn fail(&self, e: &RedisError) -> Error {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        Error::Redis(format!("Redis at {}: {}", self.target, describe(e)))
+    }
+}
+
+/// A one-line cause: redis-rs's text, with the timeout case spelled out.
+fn describe(e: &RedisError) -> String {
+    if e.is_timeout() {
+        format!("timed out ({e})")
+    } else if e.is_connection_refusal() {
+        format!("connection refused ({e})")
+    } else {
+        e.to_string()
+    }
+}

@@ -1,0 +1,272 @@
+//! Where a limiter's Redis lives: address, credentials and database. Pure data,
+//! parsed from a DSN here; the PHP forms (array, phpredis object) are read in
+//! `php::connection` and end up as the same `Target`.
+//!
+//! A `Target` is the key of the connection pool: two limiters with equal targets
+//! share one connection.
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+
+pub const DEFAULT_PORT: u16 = 6379;
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Address {
+    Tcp { host: String, port: u16 },
+    Unix { path: String },
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub address: Address,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub db: i64,
+}
+
+impl Target {
+    pub fn tcp(host: &str, port: u16) -> Self {
+        Target { address: Address::Tcp { host: host.to_string(), port }, username: None, password: None, db: 0 }
+    }
+    pub fn unix(path: &str) -> Self {
+        Target { address: Address::Unix { path: path.to_string() }, username: None, password: None, db: 0 }
+    }
+}
+
+/// Shown by `php --ri` and in error messages: never the password.
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.address {
+            Address::Tcp { host, port } if host.contains(':') => write!(f, "redis://[{host}]:{port}")?,
+            Address::Tcp { host, port } => write!(f, "redis://{host}:{port}")?,
+            Address::Unix { path } => write!(f, "unix://{path}")?,
+        }
+        if self.db != 0 {
+            write!(f, " db {}", self.db)?;
+        }
+        if let Some(user) = &self.username {
+            write!(f, " user {user}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+fn bad_dsn(dsn: &str, why: &str) -> Error {
+    Error::value("connection", format!("is not a valid Redis DSN ({why}): \"{}\"", redact(dsn)))
+}
+
+/// The DSN with any password replaced, fit for an error message.
+fn redact(dsn: &str) -> String {
+    match (dsn.find("://"), dsn.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &dsn[s + 3..at];
+            match creds.find(':') {
+                Some(c) => format!("{}{}:***{}", &dsn[..s + 3], &creds[..c], &dsn[at..]),
+                None => dsn.to_string(),
+            }
+        }
+        _ => dsn.to_string(),
+    }
+}
+
+/// Parses `redis://[[user]:password@]host[:port][/db]` and
+/// `unix:///path/to/redis.sock[?db=N]`. User and password may be percent-encoded.
+pub fn parse_dsn(dsn: &str) -> Result<Target> {
+    let Some((scheme, rest)) = dsn.split_once("://") else {
+        return Err(bad_dsn(dsn, "expected redis://host[:port][/db] or unix:///path"));
+    };
+    match scheme.to_ascii_lowercase().as_str() {
+        "redis" => parse_tcp(dsn, rest),
+        "unix" => parse_unix(dsn, rest),
+        "rediss" => Err(bad_dsn(dsn, "TLS (rediss://) is not supported yet")),
+        _ => Err(bad_dsn(dsn, "unknown scheme, expected redis:// or unix://")),
+    }
+}
+
+fn parse_tcp(dsn: &str, rest: &str) -> Result<Target> {
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, ""),
+    };
+    if authority.contains('?') || path.contains('?') || path.contains('#') || authority.contains('#') {
+        return Err(bad_dsn(dsn, "query strings are not supported for redis://; put the db in the path"));
+    }
+    let (userinfo, hostport) = match authority.rfind('@') {
+        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
+        None => (None, authority),
+    };
+    let (host, port) = split_host_port(dsn, hostport)?;
+    let mut target = Target::tcp(&host, port);
+    if let Some(info) = userinfo {
+        let (user, pass) = match info.split_once(':') {
+            Some((u, p)) => (u, Some(p)),
+            None => ("", Some(info)), // "redis://secret@host": phpredis-style password only
+        };
+        if !user.is_empty() {
+            target.username = Some(percent_decode(dsn, user)?);
+        }
+        if let Some(p) = pass {
+            target.password = Some(percent_decode(dsn, p)?);
+        }
+    }
+    if !path.is_empty() {
+        target.db = parse_db(dsn, path)?;
+    }
+    Ok(target)
+}
+
+fn split_host_port(dsn: &str, hostport: &str) -> Result<(String, u16)> {
+    let (host, port) = if let Some(v6) = hostport.strip_prefix('[') {
+        let Some(end) = v6.find(']') else { return Err(bad_dsn(dsn, "unclosed [ in IPv6 host")) };
+        let after = &v6[end + 1..];
+        let port = match after.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if after.is_empty() => None,
+            None => return Err(bad_dsn(dsn, "unexpected text after IPv6 host")),
+        };
+        (&v6[..end], port)
+    } else {
+        match hostport.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (hostport, None),
+        }
+    };
+    if host.is_empty() {
+        return Err(bad_dsn(dsn, "missing host"));
+    }
+    if host.chars().any(|c| c.is_whitespace() || c == '/' || c == '@') {
+        return Err(bad_dsn(dsn, "invalid host"));
+    }
+    let port = match port {
+        None => DEFAULT_PORT,
+        Some(p) => match p.parse::<u16>() {
+            Ok(n) if n > 0 && p.bytes().all(|b| b.is_ascii_digit()) => n,
+            _ => return Err(bad_dsn(dsn, "port must be 1..65535")),
+        },
+    };
+    Ok((host.to_string(), port))
+}
+
+fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
+    let (path, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    if !path.starts_with('/') || path.len() < 2 {
+        return Err(bad_dsn(dsn, "unix:// needs an absolute socket path, as in unix:///run/redis.sock"));
+    }
+    let mut target = Target::unix(path);
+    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("db", v)) => target.db = parse_db(dsn, v)?,
+            Some(("user", v)) => target.username = Some(percent_decode(dsn, v)?),
+            Some(("password", v)) | Some(("pass", v)) => target.password = Some(percent_decode(dsn, v)?),
+            _ => return Err(bad_dsn(dsn, "unknown query parameter, expected db, user or password")),
+        }
+    }
+    Ok(target)
+}
+
+fn parse_db(dsn: &str, s: &str) -> Result<i64> {
+    match s.parse::<i64>() {
+        Ok(n) if n >= 0 && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(bad_dsn(dsn, "db must be a non-negative integer")),
+    }
+}
+
+fn percent_decode(dsn: &str, s: &str) -> Result<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok());
+            match hex {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                }
+                None => return Err(bad_dsn(dsn, "bad percent-encoding")),
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| bad_dsn(dsn, "credentials are not valid UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(dsn: &str) -> Target {
+        parse_dsn(dsn).unwrap_or_else(|e| panic!("{dsn}: {e}"))
+    }
+    fn err(dsn: &str) -> String {
+        match parse_dsn(dsn) {
+            Err(Error::Value(m)) => m,
+            other => panic!("{dsn}: expected ValueError, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn host_port_and_defaults() {
+        assert_eq!(ok("redis://127.0.0.1:6379"), Target::tcp("127.0.0.1", 6379));
+        assert_eq!(ok("redis://cache"), Target::tcp("cache", 6379));
+        assert_eq!(ok("redis://cache/"), Target::tcp("cache", 6379));
+        assert_eq!(ok("REDIS://cache:7000"), Target::tcp("cache", 7000));
+        assert_eq!(ok("redis://[::1]:6380"), Target::tcp("::1", 6380));
+        assert_eq!(ok("redis://[::1]"), Target::tcp("::1", 6379));
+    }
+
+    #[test]
+    fn credentials_and_db() {
+        let t = ok("redis://alice:s%40cret@h:1/3");
+        assert_eq!((t.username.as_deref(), t.password.as_deref(), t.db), (Some("alice"), Some("s@cret"), 3));
+        let t = ok("redis://:pw@h");
+        assert_eq!((t.username, t.password.as_deref()), (None, Some("pw")));
+        let t = ok("redis://pw@h");
+        assert_eq!((t.username, t.password.as_deref()), (None, Some("pw")));
+        let t = ok("redis://user:p:w@h");
+        assert_eq!((t.username.as_deref(), t.password.as_deref()), (Some("user"), Some("p:w")));
+    }
+
+    #[test]
+    fn unix_sockets() {
+        assert_eq!(ok("unix:///run/redis.sock"), Target::unix("/run/redis.sock"));
+        let t = ok("unix:///tmp/r.sock?db=2");
+        assert_eq!((t.address, t.db), (Address::Unix { path: "/tmp/r.sock".into() }, 2));
+        assert!(err("unix://relative.sock").contains("absolute"));
+        assert!(err("unix:///tmp/r.sock?x=1").contains("unknown query"));
+    }
+
+    #[test]
+    fn malformed_dsns_are_value_errors_naming_connection() {
+        for dsn in [
+            "", "127.0.0.1:6379", "redis://", "redis://:6379", "redis://h:0", "redis://h:65536",
+            "redis://h:abc", "redis://h:-1", "redis://h/x", "redis://h/-1", "http://h", "redis://h?db=1",
+            "redis://[::1", "redis://a b", "redis://u:%zz@h", "rediss://h",
+        ] {
+            assert!(err(dsn).starts_with("$connection "), "{dsn}");
+        }
+        assert!(err("redis://h:0").contains("port"));
+        assert!(err("redis://:1").contains("missing host"));
+        assert!(err("redis://h/x").contains("db"));
+        assert!(err("ftp://h").contains("scheme"));
+    }
+
+    #[test]
+    fn errors_and_display_never_show_the_password() {
+        assert!(!err("redis://u:topsecret@h:0").contains("topsecret"));
+        assert!(!format!("{}", ok("redis://u:topsecret@h")).contains("topsecret"));
+        assert_eq!(format!("{}", ok("redis://u:pw@h:7/2")), "redis://h:7 db 2 user u");
+    }
+}

@@ -1,0 +1,196 @@
+//! The `ratelimit.*` ini settings. Each entry has an `on_modify` handler that
+//! parses the new value once and stores it here, so the hot path reads an atomic
+//! instead of looking the setting up by name on every call. A value that does not
+//! parse is refused (`ini_set()` returns false and the old value stays).
+
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Duration;
+
+use ext_php_rs::ffi::{zend_ini_entry, zend_string};
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::types::ZendStr;
+use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
+use parking_lot::RwLock;
+
+pub const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
+
+/// What a call does when Redis fails (`ratelimit.on_error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnError {
+    Throw = 0,
+    Allow = 1,
+    Deny = 2,
+}
+
+impl OnError {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "throw" => Some(OnError::Throw),
+            "allow" => Some(OnError::Allow),
+            "deny" => Some(OnError::Deny),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            OnError::Throw => "throw",
+            OnError::Allow => "allow",
+            OnError::Deny => "deny",
+        }
+    }
+}
+
+static ON_ERROR: AtomicU8 = AtomicU8::new(OnError::Throw as u8);
+static CONNECT_TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
+static TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
+static REDIS_URL: RwLock<String> = RwLock::new(String::new());
+static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
+
+pub fn on_error() -> OnError {
+    match ON_ERROR.load(Ordering::Relaxed) {
+        1 => OnError::Allow,
+        2 => OnError::Deny,
+        _ => OnError::Throw,
+    }
+}
+pub fn connect_timeout() -> Duration {
+    Duration::from_micros(CONNECT_TIMEOUT_US.load(Ordering::Relaxed))
+}
+pub fn timeout() -> Duration {
+    Duration::from_micros(TIMEOUT_US.load(Ordering::Relaxed))
+}
+pub fn redis_url() -> String {
+    let url = REDIS_URL.read();
+    if url.is_empty() { DEFAULT_REDIS_URL.to_string() } else { url.clone() }
+}
+pub fn key_prefix() -> Vec<u8> {
+    KEY_PREFIX.read().clone()
+}
+
+/// A timeout in seconds as written in php.ini: finite and > 0 (at most a day).
+pub fn parse_seconds(s: &str) -> Option<Duration> {
+    let v: f64 = s.trim().parse().ok()?;
+    (v.is_finite() && v > 0.0 && v <= 86_400.0).then(|| Duration::from_micros((v * 1e6).round().max(1.0) as u64))
+}
+
+type Apply = fn(&[u8]) -> bool;
+
+fn apply_redis_url(v: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(v) else { return false };
+    if crate::redis::target::parse_dsn(s).is_err() {
+        return false;
+    }
+    *REDIS_URL.write() = s.to_string();
+    true
+}
+fn apply_connect_timeout(v: &[u8]) -> bool {
+    store_seconds(&CONNECT_TIMEOUT_US, v)
+}
+fn apply_timeout(v: &[u8]) -> bool {
+    store_seconds(&TIMEOUT_US, v)
+}
+fn store_seconds(slot: &AtomicU64, v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(parse_seconds) {
+        Some(d) => {
+            slot.store(d.as_micros() as u64, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
+fn apply_on_error(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(OnError::parse) {
+        Some(p) => {
+            ON_ERROR.store(p as u8, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
+fn apply_key_prefix(v: &[u8]) -> bool {
+    *KEY_PREFIX.write() = v.to_vec();
+    true
+}
+
+/// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
+/// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
+unsafe extern "C" fn on_modify(
+    _entry: *mut zend_ini_entry,
+    new_value: *mut zend_string,
+    mh_arg1: *mut c_void,
+    _mh_arg2: *mut c_void,
+    _mh_arg3: *mut c_void,
+    _stage: c_int,
+) -> c_int {
+    const SUCCESS: c_int = 0;
+    const FAILURE: c_int = -1;
+    let Some(apply) = APPLIERS.get(mh_arg1 as usize) else { return FAILURE };
+    let bytes: &[u8] = if new_value.is_null() {
+        b""
+    } else {
+        unsafe { (*(new_value as *const ZendStr)).as_bytes() }
+    };
+    match std::panic::catch_unwind(|| apply(bytes)) {
+        Ok(true) => SUCCESS,
+        _ => FAILURE,
+    }
+}
+
+/// The parsers of the entries, in table order; `mh_arg1` holds the index.
+static APPLIERS: [Apply; 5] = [apply_redis_url, apply_connect_timeout, apply_timeout, apply_on_error, apply_key_prefix];
+
+const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
+    let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
+    def.on_modify = Some(on_modify);
+    def.mh_arg1 = std::ptr::without_provenance_mut(index);
+    def
+}
+
+/// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
+/// `ratelimit.ini` list.
+pub static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
+    entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0),
+    entry(c"ratelimit.connect_timeout", c"1.0", 1),
+    entry(c"ratelimit.timeout", c"1.0", 2),
+    entry(c"ratelimit.on_error", c"throw", 3),
+    entry(c"ratelimit.key_prefix", c"", 4),
+    IniEntryDef::end(),
+]);
+
+pub const INI_NAMES: [&str; 5] = [
+    "ratelimit.redis_url",
+    "ratelimit.connect_timeout",
+    "ratelimit.timeout",
+    "ratelimit.on_error",
+    "ratelimit.key_prefix",
+];
+
+pub fn register(module_number: i32) {
+    IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_parse_like_php_ini_floats() {
+        assert_eq!(parse_seconds("1.0"), Some(Duration::from_secs(1)));
+        assert_eq!(parse_seconds(" 0.25 "), Some(Duration::from_millis(250)));
+        assert_eq!(parse_seconds("0"), None);
+        assert_eq!(parse_seconds("-1"), None);
+        assert_eq!(parse_seconds("nan"), None);
+        assert_eq!(parse_seconds("inf"), None);
+        assert_eq!(parse_seconds("abc"), None);
+    }
+
+    #[test]
+    fn on_error_accepts_the_three_policies_only() {
+        assert_eq!(OnError::parse("throw"), Some(OnError::Throw));
+        assert_eq!(OnError::parse("ALLOW"), Some(OnError::Allow));
+        assert_eq!(OnError::parse("deny"), Some(OnError::Deny));
+        assert_eq!(OnError::parse("ignore"), None);
+        assert_eq!(OnError::parse(""), None);
+    }
+}
