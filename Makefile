@@ -1,0 +1,58 @@
+# ratelimit: a PHP extension in Rust. `make help` lists the targets.
+SHELL := /bin/bash
+PHP ?= php
+PHP_CONFIG ?= php-config
+DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev
+CARGO_TARGET_DIR ?= target
+SO := modules/ratelimit.so
+SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
+
+.PHONY: help deps build test test-rust test-php demo install stubs check-stubs bench clean
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+deps: ## install the Debian packages the project needs (idempotent; uses sudo when not root)
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing:" $$missing; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	else echo "all Debian packages present"; fi
+
+build: $(SO) ## build the release extension into modules/ratelimit.so
+
+$(SO): $(SOURCES)
+	cargo build --release
+	@mkdir -p modules
+	cp $(CARGO_TARGET_DIR)/release/libratelimit.so $(SO)
+
+test: $(SO) ## cargo test + the phpt suite against a redis-server of its own; ends "N passed, N failed"
+	scripts/run-tests.bash
+
+test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
+	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)
+
+demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
+	scripts/demo.bash
+
+install: $(SO) ## copy the .so into PHP's extension dir and write a commented ratelimit.ini into conf.d
+	install -m 0755 $(SO) "$$($(PHP_CONFIG) --extension-dir)/ratelimit.so"
+	for dir in $$($(PHP) --ini | sed -n 's/^Scan for additional .ini files in: //p' | tr ':' ' ') \
+	           $$(ls -d /etc/php/8.2/*/conf.d 2>/dev/null); do \
+	  [ -d "$$dir" ] && install -m 0644 ratelimit.ini "$$dir/30-ratelimit.ini"; \
+	done; true
+	$(PHP) --ri ratelimit | head -3
+
+stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
+	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
+
+check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
+	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -
+
+bench: $(SO) ## speed against phpredis userland limiters in the same run (ratios, not absolute times)
+	scripts/bench.bash
+
+clean: ## remove build output
+	cargo clean
+	rm -rf modules

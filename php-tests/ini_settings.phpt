@@ -1,0 +1,42 @@
+--TEST--
+ini settings: defaults, PHP_INI_ALL changes, invalid values refused
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+ratelimit.redis_url=redis://127.0.0.1:6379
+--FILE--
+<?php
+foreach (['redis_url', 'connect_timeout', 'timeout', 'on_error', 'key_prefix'] as $n) {
+    echo "ratelimit.$n = ", var_export(ini_get("ratelimit.$n"), true), "\n";
+}
+echo "-- valid changes\n";
+var_dump(ini_set('ratelimit.on_error', 'deny'), ini_get('ratelimit.on_error'));
+var_dump(ini_set('ratelimit.timeout', '0.25') !== false, ini_get('ratelimit.timeout'));
+var_dump(ini_set('ratelimit.key_prefix', 'app1:') !== false);
+echo "-- invalid values are refused and the old value stays\n";
+var_dump(ini_set('ratelimit.on_error', 'maybe'), ini_get('ratelimit.on_error'));
+var_dump(ini_set('ratelimit.timeout', '-1'), ini_set('ratelimit.timeout', 'abc'), ini_set('ratelimit.connect_timeout', '0'));
+var_dump(ini_get('ratelimit.timeout'));
+var_dump(ini_set('ratelimit.redis_url', 'http://example.com'), ini_get('ratelimit.redis_url'));
+?>
+--EXPECT--
+ratelimit.redis_url = 'redis://127.0.0.1:6379'
+ratelimit.connect_timeout = '1.0'
+ratelimit.timeout = '1.0'
+ratelimit.on_error = 'throw'
+ratelimit.key_prefix = ''
+-- valid changes
+string(5) "throw"
+string(4) "deny"
+bool(true)
+string(4) "0.25"
+bool(true)
+-- invalid values are refused and the old value stays
+bool(false)
+string(4) "deny"
+bool(false)
+bool(false)
+bool(false)
+string(4) "0.25"
+bool(false)
+string(22) "redis://127.0.0.1:6379"

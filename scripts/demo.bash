@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make demo`: a redis-server of its own (unless RATELIMIT_REDIS_URL is set),
+# then examples/demo.php against the freshly built extension.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/redis.bash
+so=$(realpath modules/ratelimit.so)
+url=${RATELIMIT_REDIS_URL:-}
+if [ -z "$url" ]; then
+  trap redis_stop EXIT INT TERM
+  redis_start
+  url="redis://127.0.0.1:$REDIS_PORT"
+  echo "started redis-server $(redis-server --version | grep -o 'v=[^ ]*') on $url (pid $REDIS_PID)"
+fi
+php -d extension="$so" -d ratelimit.redis_url="$url" examples/demo.php

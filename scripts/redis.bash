@@ -1,0 +1,47 @@
+# Start and stop a throwaway redis-server: free loopback port, temp dir, stopped by PID.
+# Sourced by scripts/run-tests.bash and scripts/demo.bash.
+#   redis_start [extra redis-server args...]  sets REDIS_PORT, REDIS_PID, REDIS_DIR, REDIS_SOCKET
+#   redis_stop                                 stops it (safe to call twice, used in traps)
+
+# A port the kernel says is free now (bind to port 0, read it back, release it).
+free_port() {
+  php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0", $e, $m) or exit(1);
+             echo explode(":", stream_socket_get_name($s, false))[1], "\n";'
+}
+
+redis_start() {
+  REDIS_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-redis.XXXXXX")
+  REDIS_SOCKET="$REDIS_DIR/redis.sock"
+  local attempt
+  for attempt in 1 2 3 4 5; do
+    REDIS_PORT=$(free_port) || return 1
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
+      --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 \
+      --save '' --appendonly no --daemonize no --logfile "$REDIS_DIR/redis.log" "$@" &
+    REDIS_PID=$!
+    # Ready when it answers PING; gone when the port was taken in between.
+    local i
+    for i in $(seq 1 100); do
+      if redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
+        export REDIS_PORT REDIS_PID REDIS_DIR REDIS_SOCKET
+        return 0
+      fi
+      kill -0 "$REDIS_PID" 2>/dev/null || break
+      sleep 0.05
+    done
+    kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null
+  done
+  echo "could not start redis-server (see $REDIS_DIR/redis.log)" >&2
+  return 1
+}
+
+redis_stop() {
+  if [ -n "${REDIS_PID:-}" ]; then
+    kill "$REDIS_PID" 2>/dev/null && wait "$REDIS_PID" 2>/dev/null
+    REDIS_PID=
+  fi
+  if [ -n "${REDIS_DIR:-}" ]; then
+    rm -rf "$REDIS_DIR"
+    REDIS_DIR=
+  fi
+}

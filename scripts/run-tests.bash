@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# `make test`: the Rust unit tests, then the .phpt suite against the built
+# extension and a redis-server started here (free loopback port, temp dir,
+# stopped by PID, also on failure). Ends with one line: "N passed, N failed".
+#
+#   scripts/run-tests.bash [phpt files or dirs...]   (default: php-tests/)
+# Environment: RATELIMIT_SO (the .so, default modules/ratelimit.so),
+#              RATELIMIT_ALLOW_SKIP=1 to let skipped tests pass (never in CI),
+#              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/redis.bash
+
+so=$(realpath "${RATELIMIT_SO:-modules/ratelimit.so}")
+passed=0; failed=0
+trap redis_stop EXIT INT TERM
+
+# 1. Rust unit tests.
+if [ "${RATELIMIT_SKIP_CARGO:-0}" != 1 ]; then
+  cargo_out=$(cargo test --release --quiet 2>&1); cargo_rc=$?
+  echo "$cargo_out" | grep -E "^test result|FAILED|panicked" || true
+  read -r cp cf < <(echo "$cargo_out" | awk '/^test result/ {p += $4; f += $6} END {print p+0, f+0}')
+  passed=$((passed + cp)); failed=$((failed + cf))
+  if [ "$cargo_rc" -ne 0 ] && [ "$cf" -eq 0 ]; then
+    echo "$cargo_out" | tail -30; echo "cargo test failed to build or run"; failed=$((failed + 1))
+  fi
+fi
+
+# 2. The extension must load, or run-tests.php would skip everything and exit 0.
+if ! php -d extension="$so" -r 'exit(extension_loaded("ratelimit") ? 0 : 1);'; then
+  echo "the extension did not load: $so"
+  echo "$passed passed, $((failed + 1)) failed"; exit 1
+fi
+
+# 3. The phpt suite, against a redis-server of our own.
+run_tests=$(php-config --extension-dir)/build/run-tests.php
+[ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
+redis_start || { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET
+export NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
+
+log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
+# Shown: failures with their diffs and the summary; passes are only counted.
+php "$run_tests" -q --show-diff --no-color --no-progress -j"${RATELIMIT_TEST_JOBS:-2}" \
+  -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
+  "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
+count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
+p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)
+p=${p:-0}; f=${f:-0}; b=${b:-0}; w=${w:-0}; l=${l:-0}; s=${s:-0}
+if [ "$((p + f + b + w + l + s))" -eq 0 ]; then
+  echo "run-tests.php ran no test"; failed=$((failed + 1))
+fi
+if [ "$s" -gt 0 ] && [ "${RATELIMIT_ALLOW_SKIP:-0}" != 1 ]; then
+  echo "$s test(s) skipped: a skipped test tests nothing (RATELIMIT_ALLOW_SKIP=1 to allow)"
+  grep -E '^SKIP ' "$log"
+  f=$((f + s))
+fi
+passed=$((passed + p)); failed=$((failed + f + b + w + l))
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
