@@ -9,6 +9,8 @@ pub enum Error {
     Value(String),
     /// An argument of the wrong type: PHP `TypeError`.
     Type(String),
+    /// A required argument missing or too many given: PHP `ArgumentCountError`.
+    ArgumentCount(String),
     /// Redis unreachable, timed out, refused or answered with an error:
     /// `RateLimiterException` (or the `ratelimit.on_error` policy).
     Redis(String),
@@ -37,7 +39,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Value(m) | Error::Type(m) | Error::Redis(m) => f.write_str(m),
+            Error::Value(m) | Error::Type(m) | Error::ArgumentCount(m) | Error::Redis(m) => f.write_str(m),
         }
     }
 }

@@ -53,6 +53,7 @@ impl From<Error> for PhpException {
         match e {
             Error::Value(m) => PhpException::new(m, 0, ce::value_error()),
             Error::Type(m) => PhpException::new(m, 0, ce::type_error()),
+            Error::ArgumentCount(m) => PhpException::new(m, 0, ce::argument_count_error()),
             Error::Redis(m) => PhpException::new(m, 0, rate_limiter_exception()),
         }
     }

@@ -44,10 +44,11 @@ impl Signature {
         let count = given.iter().rposition(|z| z.is_some()).map_or(0, |i| i + 1);
         let function = format!("{}::__construct", self.class);
         if count > form.slots.len() {
-            return Err(Error::Type(format!(
-                "{function}() takes at most {} arguments in the short form ({}), {count} given",
+            return Err(Error::ArgumentCount(format!(
+                "{function}() expects at most {} arguments in the {} form ({}), {count} given",
                 form.slots.len(),
-                self.names(&self.short)
+                form_name(short),
+                self.names(form)
             )));
         }
         let mut args = Args { sig: self, short, connection: None, values: Vec::new() };
@@ -56,9 +57,10 @@ impl Signature {
                 Some(z) if !short && i == 0 => args.connection = Some(z),
                 Some(z) => args.values.push((long, z)),
                 None if i < form.required => {
-                    return Err(Error::Type(format!(
-                        "Too few arguments to {function}(): ${shown} is required in the {} form ({})",
-                        if short { "short" } else { "long" },
+                    return Err(Error::ArgumentCount(format!(
+                        "{function}(): Argument #{} (${shown}) not passed; the {} form is ({})",
+                        i + 1,
+                        form_name(short),
                         self.names(form)
                     )))
                 }
@@ -71,6 +73,10 @@ impl Signature {
     fn names(&self, form: &Form) -> String {
         form.slots.iter().map(|(n, _)| format!("${n}")).collect::<Vec<_>>().join(", ")
     }
+}
+
+fn form_name(short: bool) -> &'static str {
+    if short { "short" } else { "long" }
 }
 
 impl<'a> Args<'a> {

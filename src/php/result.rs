@@ -1,5 +1,6 @@
 //! `RateLimitResult`: one decision as PHP sees it. Its properties are
-//! getter-only, so PHP code cannot write them (they behave as readonly).
+//! getter-only, so a write from PHP throws (ext-php-rs words it "No setter
+//! available"), and the class takes no dynamic properties.
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::ClassFlags;
@@ -10,7 +11,7 @@ use crate::limiter::Outcome;
 
 #[php_class]
 #[php(name = "RateLimitResult")]
-#[php(flags = ClassFlags::Final)]
+#[php(flags = ClassFlags::from_bits_truncate(ClassFlags::Final.bits() | ClassFlags::NoDynamicProperties.bits()))]
 pub struct RateLimitResult {
     outcome: Outcome,
 }
