@@ -80,7 +80,7 @@ pub fn key_prefix(prefix: &[u8]) -> Result<()> {
         return Err(Error::value("keyPrefix", "must not be empty"));
     }
     if prefix.len() > MAX_KEY_BYTES {
-        return Err(Error::value("keyPrefix", format!("must be at most {MAX_KEY_BYTES} bytes")));
+        return Err(Error::value("keyPrefix", format!("must be at most {MAX_KEY_BYTES} bytes, {} given", prefix.len())));
     }
     Ok(())
 }

@@ -44,6 +44,11 @@ fn is_redis_subclass(object: &ZendObject) -> bool {
     ext_php_rs::zend::ClassEntry::try_find("Redis").is_some_and(|ce| object.instance_of(ce))
 }
 
+/// Names the array entry in an error about it: "$connection port must be …".
+fn entry<T>(name: &str, r: Result<T>) -> Result<T> {
+    r.map_err(|e| e.map_message(|m| m.replacen("$connection ", &format!("$connection {name} "), 1)))
+}
+
 fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
     if z.dereference().is_null() {
         return Ok(None);
@@ -112,14 +117,14 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
         Some(z) if z.is_null() => "127.0.0.1".to_string(),
         Some(z) => z.str().map(str::to_string).ok_or_else(|| Error::value("connection", format!("host must be a string, {} given", type_name(z))))?,
     };
-    let port = a.get("port").filter(|z| !z.dereference().is_null()).map(|z| values::int("connection", z)).transpose()?;
+    let port = a.get("port").filter(|z| !z.dereference().is_null()).map(|z| entry("port", values::int("connection", z))).transpose()?;
     let mut target = host_target("connection", &host, port)?;
     if let Some(auth) = a.get("auth") {
         apply_auth(&mut target, auth)?;
     }
     if let Some(db) = a.get("index").or_else(|| a.get("database")).or_else(|| a.get("db")) {
         if !db.dereference().is_null() {
-            let n = values::int("connection", db)?;
+            let n = entry("database index", values::int("connection", db))?;
             if n < 0 {
                 return Err(Error::value("connection", format!("database index must be >= 0, {n} given")));
             }
@@ -127,8 +132,8 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
         }
     }
     let timeouts = TimeoutOverrides {
-        connect: a.get("timeout").map(|z| seconds("connection", z)).transpose()?.flatten(),
-        reply: a.get("read_timeout").map(|z| seconds("connection", z)).transpose()?.flatten(),
+        connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
+        reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
     };
     Ok((target, timeouts))
 }

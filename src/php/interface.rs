@@ -55,31 +55,31 @@ macro_rules! rate_limiter_impl {
             /// Takes `cost` units for `id` if they fit; false (and nothing taken) otherwise.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn is_allowed(&mut self, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
-                self.state.is_allowed("isAllowed", &id.0, cost.0)
+                self.state.is_allowed("isAllowed", id, cost)
             }
 
             /// The same as `isAllowed()`.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn access(&mut self, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
-                self.state.is_allowed("access", &id.0, cost.0)
+                self.state.is_allowed("access", id, cost)
             }
 
             /// Like `isAllowed()`, with the whole decision.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn consume(&mut self, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                self.state.consume(&id.0, cost.0)
+                self.state.consume(id, cost)
             }
 
             /// Would a request of cost 1 fit now? Nothing is consumed.
             #[php(defaults(id = "\"\""))]
             pub fn peek(&mut self, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                self.state.peek(&id.0)
+                self.state.peek(id)
             }
 
             /// Deletes the key of `id`.
             #[php(defaults(id = "\"\""))]
             pub fn reset(&mut self, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<()> {
-                self.state.reset(&id.0)
+                self.state.reset(id)
             }
 
             /// The remaining count after this object's last call; null before any.

@@ -9,6 +9,7 @@ use super::connection;
 use super::exceptions::in_call;
 use super::forms::{Args, Signature};
 use super::result::RateLimitResult;
+use super::values::{Id, Int};
 use crate::error::{Error, Result};
 use crate::limiter::instance::Limiter;
 use crate::limiter::{Algorithm, Op, Outcome};
@@ -44,26 +45,37 @@ impl LimiterState {
         in_call(e, &format!("{}::{method}", self.class), params).into()
     }
 
-    fn decide(&mut self, method: &str, id: &[u8], op: Op) -> PhpResult<Outcome> {
-        let outcome = self.limiter.decide(id, op).map_err(|e| self.explain(method, &["id", "cost"], e))?;
+    /// Reads `$id` (and `$cost`) as `method` received them, runs `op`, and keeps
+    /// the remaining count for `$remaining`.
+    fn decide(&mut self, method: &str, id: Id, cost: Option<Int>) -> PhpResult<Outcome> {
+        let params: &[&str] = if cost.is_some() { &["id", "cost"] } else { &["id"] };
+        let run = || -> Result<Outcome> {
+            let op = match cost {
+                Some(cost) => Op::Consume(cost.value("cost")?),
+                None => Op::Peek,
+            };
+            self.limiter.decide(&id.bytes()?, op)
+        };
+        let outcome = run().map_err(|e| self.explain(method, params, e))?;
         self.remaining = Some(outcome.remaining);
         Ok(outcome)
     }
 
-    pub fn is_allowed(&mut self, method: &str, id: &[u8], cost: i64) -> PhpResult<bool> {
-        Ok(self.decide(method, id, Op::Consume(cost))?.allowed)
+    pub fn is_allowed(&mut self, method: &str, id: Id, cost: Int) -> PhpResult<bool> {
+        Ok(self.decide(method, id, Some(cost))?.allowed)
     }
 
-    pub fn consume(&mut self, id: &[u8], cost: i64) -> PhpResult<RateLimitResult> {
-        Ok(RateLimitResult::new(self.decide("consume", id, Op::Consume(cost))?))
+    pub fn consume(&mut self, id: Id, cost: Int) -> PhpResult<RateLimitResult> {
+        Ok(RateLimitResult::new(self.decide("consume", id, Some(cost))?))
     }
 
-    pub fn peek(&mut self, id: &[u8]) -> PhpResult<RateLimitResult> {
-        Ok(RateLimitResult::new(self.decide("peek", id, Op::Peek)?))
+    pub fn peek(&mut self, id: Id) -> PhpResult<RateLimitResult> {
+        Ok(RateLimitResult::new(self.decide("peek", id, None)?))
     }
 
-    pub fn reset(&mut self, id: &[u8]) -> PhpResult<()> {
-        self.limiter.reset(id).map_err(|e| self.explain("reset", &["id"], e))?;
+    pub fn reset(&mut self, id: Id) -> PhpResult<()> {
+        let id = id.bytes().map_err(|e| self.explain("reset", &["id"], e))?;
+        self.limiter.reset(&id).map_err(|e| self.explain("reset", &["id"], e))?;
         self.remaining = None;
         Ok(())
     }

@@ -88,48 +88,67 @@ fn php_float_string(f: f64) -> String {
     }
 }
 
-/// The `$id` argument of the limiter methods: binary-safe bytes.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Id(pub Vec<u8>);
+/// The `$id` argument of the limiter methods: binary-safe bytes. The engine
+/// does not check an internal method's argument types, so a wrong type is
+/// kept here and reported by the method, in PHP's words and with its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Id(Result<Vec<u8>>);
+
+impl Id {
+    pub fn bytes(self) -> Result<Vec<u8>> {
+        self.0
+    }
+}
 
 impl From<&str> for Id {
     fn from(s: &str) -> Self {
-        Id(s.as_bytes().to_vec())
+        Id(Ok(s.as_bytes().to_vec()))
     }
 }
 
 impl StubLiteral for Id {
     fn stub_literal(&self) -> String {
-        format!("'{}'", String::from_utf8_lossy(&self.0).replace('\\', "\\\\").replace('\'', "\\'"))
+        let s = self.0.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
+        format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
     }
 }
 
 impl<'a> FromZval<'a> for Id {
     const TYPE: DataType = DataType::String;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        bytes("id", z).ok().map(|b| Id(b.into_owned()))
+        Some(Id(bytes("id", z).map(Cow::into_owned)))
     }
 }
 
-/// An int argument (`$cost`, `$quantity`) with PHP's coercion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Int(pub i64);
+/// An int argument (`$cost`, `$quantity`) with PHP's coercion; like `Id`, a
+/// wrong value is kept for the method to report under the parameter's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Int(Result<i64>);
+
+/// The placeholder name a wrong `Int` is described with until `value()` names it.
+const UNNAMED: &str = "\0int";
+
+impl Int {
+    pub fn value(self, param: &str) -> Result<i64> {
+        self.0.map_err(|e| e.map_message(|m| m.replacen(&format!("${UNNAMED}"), &format!("${param}"), 1)))
+    }
+}
 
 impl From<i64> for Int {
     fn from(n: i64) -> Self {
-        Int(n)
+        Int(Ok(n))
     }
 }
 
 impl StubLiteral for Int {
     fn stub_literal(&self) -> String {
-        self.0.to_string()
+        self.0.as_ref().map(i64::to_string).unwrap_or_default()
     }
 }
 
 impl<'a> FromZval<'a> for Int {
     const TYPE: DataType = DataType::Long;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        int("value", z).ok().map(Int)
+        Some(Int(int(UNNAMED, z)))
     }
 }
