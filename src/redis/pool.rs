@@ -166,12 +166,14 @@ impl Slot {
     }
 }
 
-/// A one-line cause: redis-rs's text, with the timeout case spelled out.
+/// A one-line cause: redis-rs's text, with the common cases said plainly.
 fn describe(e: &RedisError) -> String {
     if e.is_timeout() {
         format!("timed out ({e})")
     } else if e.is_connection_refusal() {
-        format!("connection refused ({e})")
+        "connection refused".to_string()
+    } else if e.kind() == ::redis::ErrorKind::Parse {
+        format!("the server did not answer as Redis does ({e})")
     } else {
         e.to_string()
     }

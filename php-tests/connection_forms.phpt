@@ -1,0 +1,74 @@
+--TEST--
+The connection argument: DSN, unix socket, config array, phpredis object (host, db, auth read from it), null = ratelimit.redis_url
+--SKIPIF--
+<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/config.inc';
+$p = rl_prefix();
+$r = rl_redis();
+
+function where(Redis $r, int $db, string $key): string {
+    $r->select($db);
+    $v = $r->get($key);
+    $r->select(0);
+    return "db$db:" . var_export($v, true);
+}
+
+$forms = [
+    'dsn'        => RL_URL,
+    'dsn db 3'   => RL_URL . '/3',
+    'unix'       => 'unix://' . RL_SOCKET,
+    'unix db 4'  => 'unix://' . RL_SOCKET . '?db=4',
+    'array'      => ['host' => '127.0.0.1', 'port' => RL_PORT, 'database' => 5, 'timeout' => 0.5, 'read_timeout' => 0.5, 'persistent' => true],
+    'array index'=> ['host' => '127.0.0.1', 'port' => RL_PORT, 'index' => 6],
+    'array unix' => ['host' => RL_SOCKET, 'index' => 7],
+    'null'       => null,
+];
+$dbs = ['dsn' => 0, 'dsn db 3' => 3, 'unix' => 0, 'unix db 4' => 4, 'array' => 5, 'array index' => 6, 'array unix' => 7, 'null' => 0];
+foreach ($forms as $name => $conn) {
+    $l = new FixedWindowRateLimiter($conn, "$p:$name", 60, 10);
+    $l->isAllowed('x', 2);
+    echo str_pad($name, 12), where($r, $dbs[$name], "$p:$name:x"), "\n";
+}
+
+echo "-- a phpredis object: its server and selected db, not its socket\n";
+$redis = new Redis();
+$redis->connect('127.0.0.1', RL_PORT);
+$redis->select(2);
+$l = new FixedWindowRateLimiter($redis, "$p:obj", 60, 10);
+$redis->close();                 // our pooled connection is our own
+var_dump($l->isAllowed('x'), where($r, 2, "$p:obj:x"));
+$viaSocket = new Redis();
+$viaSocket->connect(RL_SOCKET);
+$l = new FixedWindowRateLimiter($viaSocket, "$p:objsock", 60, 10);
+var_dump($l->isAllowed('x'), where($r, 0, "$p:objsock:x"));
+
+echo "-- a phpredis object that is not connected\n";
+rl_throws(fn () => new FixedWindowRateLimiter(new Redis(), "$p:nc", 60, 10));
+
+echo "-- the pool: one connection per target, reused by every limiter of the process\n";
+$clientsBefore = count($r->client('list'));
+for ($i = 0; $i < 20; $i++) {
+    (new FixedWindowRateLimiter(RL_URL, "$p:pool$i", 60, 10))->isAllowed('x');
+}
+echo "new connections for 20 limiters on a known target: ", count($r->client('list')) - $clientsBefore, "\n";
+?>
+--EXPECT--
+dsn         db0:'2'
+dsn db 3    db3:'2'
+unix        db0:'2'
+unix db 4   db4:'2'
+array       db5:'2'
+array index db6:'2'
+array unix  db7:'2'
+null        db0:'2'
+-- a phpredis object: its server and selected db, not its socket
+bool(true)
+string(7) "db2:'1'"
+bool(true)
+string(7) "db0:'1'"
+-- a phpredis object that is not connected
+ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is a Redis object that is not connected; call connect() first
+-- the pool: one connection per target, reused by every limiter of the process
+new connections for 20 limiters on a known target: 0
