@@ -1,0 +1,48 @@
+--TEST--
+Redis killed and restarted on the same port: calls fail cleanly while it is down and succeed again, scripts reloaded
+--SKIPIF--
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
+--INI--
+ratelimit.connect_timeout=0.5
+--FILE--
+<?php
+require __DIR__ . '/config.inc';
+$server = rl_start_redis();
+$url = 'redis://127.0.0.1:' . $server['port'];
+$l = new FixedWindowRateLimiter($url, 'k', 60, 5);
+var_dump($l->isAllowed('a'), $l->remaining);
+
+rl_stop_redis($server, false);
+rl_throws(fn () => $l->isAllowed('a'));
+rl_throws(fn () => $l->isAllowed('a'));
+
+$server = rl_start_redis($server['extra'], $server['port'], $server['dir']);
+echo "-- back: the data was lost with the server, the script is loaded again\n";
+var_dump($l->isAllowed('a'), $l->remaining, $l->isAllowed('a'), $l->remaining);
+
+echo "-- SCRIPT FLUSH between calls\n";
+rl_redis($server['port'])->script('flush');
+var_dump($l->isAllowed('a'), $l->remaining);
+
+echo "-- a connection killed by the server (CLIENT KILL) is replaced without failing the call\n";
+$admin = rl_redis($server['port']);
+$admin->rawCommand('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+var_dump($l->isAllowed('a'), $l->remaining);
+rl_stop_redis($server);
+?>
+--EXPECTF--
+bool(true)
+int(4)
+RateLimiterException: Redis at redis://127.0.0.1:%d: %s
+RateLimiterException: Redis at redis://127.0.0.1:%d: connection refused
+-- back: the data was lost with the server, the script is loaded again
+bool(true)
+int(4)
+bool(true)
+int(3)
+-- SCRIPT FLUSH between calls
+bool(true)
+int(2)
+-- a connection killed by the server (CLIENT KILL) is replaced without failing the call
+bool(true)
+int(1)
