@@ -174,6 +174,12 @@ fn describe(e: &RedisError) -> String {
         "connection refused".to_string()
     } else if e.kind() == ::redis::ErrorKind::Parse {
         format!("the server did not answer as Redis does ({e})")
+    } else if let Some(code) = e.code() {
+        // An error reply: the server's own words ("WRONGTYPE Operation against a key …").
+        match e.detail() {
+            Some(detail) => format!("{code} {detail}"),
+            None => code.to_string(),
+        }
     } else {
         e.to_string()
     }
