@@ -22,7 +22,7 @@ deps: ## install the Debian packages the project needs (idempotent; uses sudo wh
 
 build: $(SO) ## build the release extension into modules/ratelimit.so
 
-$(SO): $(SOURCES)
+$(SO): $(SOURCES) | deps
 	cargo build --release
 	@mkdir -p modules
 	cp $(CARGO_TARGET_DIR)/release/libratelimit.so $(SO)
@@ -36,13 +36,15 @@ test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
 	scripts/demo.bash
 
-install: $(SO) ## copy the .so into PHP's extension dir and write a commented ratelimit.ini into conf.d
+install: $(SO) ## copy the .so into PHP's extension dir and enable a commented ratelimit.ini (Debian: phpenmod)
 	install -m 0755 $(SO) "$$($(PHP_CONFIG) --extension-dir)/ratelimit.so"
-	for dir in $$($(PHP) --ini | sed -n 's/^Scan for additional .ini files in: //p' | tr ':' ' ') \
-	           $$(ls -d /etc/php/8.2/*/conf.d 2>/dev/null); do \
-	  [ -d "$$dir" ] && install -m 0644 ratelimit.ini "$$dir/30-ratelimit.ini"; \
-	done; true
-	$(PHP) --ri ratelimit | head -3
+	@if command -v phpenmod >/dev/null && [ -d /etc/php/8.2/mods-available ]; then \
+	  install -m 0644 ratelimit.ini /etc/php/8.2/mods-available/ratelimit.ini && phpenmod -v 8.2 ratelimit; \
+	else \
+	  dir=$$($(PHP) --ini | sed -n 's/^Scan for additional .ini files in: //p' | cut -d: -f1); \
+	  install -m 0644 ratelimit.ini "$$dir/30-ratelimit.ini"; \
+	fi
+	$(PHP) --ri ratelimit | head -4
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
