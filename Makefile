@@ -7,7 +7,8 @@ CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
 
-.PHONY: help deps build test test-rust test-php demo install stubs check-stubs bench clean
+
+.PHONY: help deps build test test-faults test-php demo install stubs check-stubs bench clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -29,6 +30,9 @@ $(SO): $(SOURCES) | deps
 
 test: $(SO) ## cargo test + the phpt suite against a redis-server of its own; ends "N passed, N failed"
 	scripts/run-tests.bash
+
+test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak); part of make test
+	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/faults
 
 test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)

@@ -41,7 +41,7 @@ export NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
 
 log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
 # Shown: failures with their diffs and the summary; passes are only counted.
-php "$run_tests" -q --show-diff --no-color --no-progress -j"${RATELIMIT_TEST_JOBS:-2}" \
+php "$run_tests" -q --show-diff --no-color --no-progress --set-timeout 600 -j"${RATELIMIT_TEST_JOBS:-2}" \
   -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
   "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }

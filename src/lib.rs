@@ -12,6 +12,8 @@ pub mod php;
 pub mod redis;
 pub mod settings;
 
+mod fuzz_tests;
+
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;

@@ -1,10 +1,10 @@
 --TEST--
 requirepass and an ACL user: DSN with credentials, phpredis object after auth(), array auth; wrong credentials name the cause
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['redis', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
 <?php
-require __DIR__ . '/config.inc';
+require __DIR__ . '/../config.inc';
 $server = rl_start_redis(['--requirepass', 's3cret:/@x']);
 $port = $server['port'];
 $admin = new Redis();

@@ -1,12 +1,12 @@
 --TEST--
 Redis stalled (CLIENT PAUSE) with ratelimit.timeout=0.2: the call returns in time, and the next calls get their own replies
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['redis', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
 ratelimit.timeout=0.2
 --FILE--
 <?php
-require __DIR__ . '/config.inc';
+require __DIR__ . '/../config.inc';
 $server = rl_start_redis();
 $port = $server['port'];
 $l = new FixedWindowRateLimiter("redis://127.0.0.1:$port", 'k', 60, 100);

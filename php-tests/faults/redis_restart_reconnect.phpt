@@ -1,12 +1,12 @@
 --TEST--
 Redis killed and restarted on the same port: calls fail cleanly while it is down and succeed again, scripts reloaded
 --SKIPIF--
-<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.5
 --FILE--
 <?php
-require __DIR__ . '/config.inc';
+require __DIR__ . '/../config.inc';
 $server = rl_start_redis();
 $url = 'redis://127.0.0.1:' . $server['port'];
 $l = new FixedWindowRateLimiter($url, 'k', 60, 5);

@@ -1,10 +1,10 @@
 --TEST--
 A foreign key of the wrong type at a limiter's key: RateLimiterException naming the cause, the key untouched, other ids fine
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['redis']; require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
 <?php
-require __DIR__ . '/config.inc';
+require __DIR__ . '/../config.inc';
 $p = rl_prefix();
 $r = rl_redis();
 $r->rPush("$p:list", 'a', 'b');

@@ -1,10 +1,10 @@
 --TEST--
 pcntl_fork() after connections exist: parent and 4 children each get exactly their own sequence of replies
 --SKIPIF--
-<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
 <?php
-require __DIR__ . '/config.inc';
+require __DIR__ . '/../config.inc';
 $p = rl_prefix();
 $l = new FixedWindowRateLimiter(RL_URL, $p, 60, 300);
 $l->isAllowed('warmup');          // the parent's connection exists before fork()

@@ -1,12 +1,12 @@
 --TEST--
 ratelimit.on_error with an unreachable server: throw (within connect_timeout), allow, deny; reset() always throws
 --SKIPIF--
-<?php require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/../skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.3
 --FILE--
 <?php
-require __DIR__ . '/config.inc';
+require __DIR__ . '/../config.inc';
 $down = 'redis://127.0.0.1:' . rl_free_port();
 $l = new FixedWindowRateLimiter($down, 'p', 60, 10);
 $t = microtime(true);
