@@ -8,7 +8,7 @@ SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
 
 
-.PHONY: help deps build test test-faults test-php demo install stubs check-stubs bench clean
+.PHONY: help deps build test test-faults test-valgrind test-php demo install stubs check-stubs bench clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -33,6 +33,10 @@ test: $(SO) ## cargo test + the phpt suite against a redis-server of its own; en
 
 test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak); part of make test
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/faults
+
+test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrind; slow; soak shortened)
+	@command -v valgrind >/dev/null || { sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$sudo apt-get install -y -qq valgrind >/dev/null; }
+	RATELIMIT_VALGRIND=1 RATELIMIT_SKIP_CARGO=1 RATELIMIT_SOAK_CALLS=60000 scripts/run-tests.bash $(TESTS)
 
 test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)

@@ -1,7 +1,7 @@
 --TEST--
 The connection argument: DSN, unix socket, config array, phpredis object (host, db, auth read from it), null = ratelimit.redis_url
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
@@ -48,11 +48,15 @@ echo "-- a phpredis object that is not connected\n";
 rl_throws(fn () => new FixedWindowRateLimiter(new Redis(), "$p:nc", 60, 10));
 
 echo "-- the pool: one connection per target, reused by every limiter of the process\n";
-$clientsBefore = count($r->client('list'));
+$own = rl_start_redis();   // a server no other test talks to, so its client count is ours
 for ($i = 0; $i < 20; $i++) {
-    (new FixedWindowRateLimiter(RL_URL, "$p:pool$i", 60, 10))->isAllowed('x');
+    (new FixedWindowRateLimiter('redis://127.0.0.1:' . $own['port'], "$p:pool$i", 60, 10))->isAllowed('x');
 }
-echo "new connections for 20 limiters on a known target: ", count($r->client('list')) - $clientsBefore, "\n";
+$admin = rl_redis($own['port']);
+echo "connections for 20 limiters on one target: ", count($admin->client('list')) - 1, "\n";
+// Received so far: rl_start_redis()'s readiness probe, $admin, and ours.
+echo "connections the extension ever opened: ", $admin->info('stats')['total_connections_received'] - 2, "\n";
+rl_stop_redis($own);
 ?>
 --EXPECT--
 dsn         db0:'2'
@@ -71,4 +75,5 @@ string(7) "db0:'1'"
 -- a phpredis object that is not connected
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is a Redis object that is not connected; call connect() first
 -- the pool: one connection per target, reused by every limiter of the process
-new connections for 20 limiters on a known target: 0
+connections for 20 limiters on one target: 1
+connections the extension ever opened: 1

@@ -1,26 +1,30 @@
 --TEST--
 FixedWindowRateLimiter bad arguments: ValueError/TypeError naming the parameter, nothing sent to Redis
 --SKIPIF--
-<?php require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
-$r = rl_redis();
+// A server of its own: the command count must not see other tests' traffic.
+$own = rl_start_redis();
+$url = 'redis://127.0.0.1:' . $own['port'];
+ini_set('ratelimit.redis_url', $url);
+$r = rl_redis($own['port']);
 $before = $r->info('stats')['total_commands_processed'];
 $cases = [
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 0, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', -1, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', NAN, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', INF, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 0.0001, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 1e12, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 60, 0),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 60, -3),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 60, 1.5),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', 60, 'lots'),
-    fn () => new FixedWindowRateLimiter(RL_URL, 'p', [], 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, '', 60, 10),
-    fn () => new FixedWindowRateLimiter(RL_URL, str_repeat('k', 9000), 60, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', 0, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', -1, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', NAN, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', INF, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', 0.0001, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', 1e12, 10),
+    fn () => new FixedWindowRateLimiter($url, 'p', 60, 0),
+    fn () => new FixedWindowRateLimiter($url, 'p', 60, -3),
+    fn () => new FixedWindowRateLimiter($url, 'p', 60, 1.5),
+    fn () => new FixedWindowRateLimiter($url, 'p', 60, 'lots'),
+    fn () => new FixedWindowRateLimiter($url, 'p', [], 10),
+    fn () => new FixedWindowRateLimiter($url, '', 60, 10),
+    fn () => new FixedWindowRateLimiter($url, str_repeat('k', 9000), 60, 10),
     fn () => new FixedWindowRateLimiter('', 60, 10),
     fn () => new FixedWindowRateLimiter('k', 0, 10),
     fn () => new FixedWindowRateLimiter('k', 60, 0),
@@ -42,7 +46,7 @@ $cases = [
 foreach ($cases as $case) rl_throws($case);
 
 echo "-- method arguments\n";
-$l = new FixedWindowRateLimiter(RL_URL, rl_prefix(), 60, 5);
+$l = new FixedWindowRateLimiter($url, rl_prefix(), 60, 5);
 rl_throws(fn () => $l->isAllowed('a', 0));
 rl_throws(fn () => $l->isAllowed('a', -1));
 rl_throws(fn () => $l->consume('a', 6));
@@ -53,8 +57,10 @@ rl_throws(fn () => $l->reset(str_repeat('x', 9000)));
 
 $after = $r->info('stats')['total_commands_processed'];
 echo "commands Redis saw meanwhile (only our INFO): ", $after - $before, "\n";
+echo "keys: ", $r->dbSize(), "\n";
+rl_stop_redis($own);
 ?>
---EXPECT--
+--EXPECTF--
 ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be greater than 0
 ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be greater than 0
 ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be a finite number of seconds
@@ -92,5 +98,6 @@ ValueError: FixedWindowRateLimiter::consume(): Argument #2 ($cost) must be at mo
 TypeError: FixedWindowRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
 TypeError: FixedWindowRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
 TypeError: FixedWindowRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: FixedWindowRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9038 bytes; keys are limited to 8192
+ValueError: FixedWindowRateLimiter::reset(): Argument #1 ($id) makes a Redis key of %d bytes; keys are limited to 8192
 commands Redis saw meanwhile (only our INFO): 1
+keys: 0
