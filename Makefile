@@ -2,13 +2,13 @@
 SHELL := /bin/bash
 PHP ?= php
 PHP_CONFIG ?= php-config
-DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev
+DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
 
 
-.PHONY: help deps build test test-faults test-valgrind test-php demo install stubs check-stubs bench clean
+.PHONY: help deps build test test-faults test-valgrind test-php test-fpm demo install stubs check-stubs bench clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -31,7 +31,7 @@ $(SO): $(SOURCES) | deps
 test: $(SO) ## cargo test + the phpt suite against a redis-server of its own; ends "N passed, N failed"
 	scripts/run-tests.bash
 
-test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak); part of make test
+test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak, php-fpm+nginx); part of make test
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/faults
 
 test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrind; slow; soak shortened)
@@ -40,6 +40,9 @@ test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrin
 
 test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)
+
+test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
+	scripts/fpm-load.bash
 
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
 	scripts/demo.bash

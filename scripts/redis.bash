@@ -2,6 +2,8 @@
 # Sourced by scripts/run-tests.bash and scripts/demo.bash.
 #   redis_start [extra redis-server args...]  sets REDIS_PORT, REDIS_PID, REDIS_DIR, REDIS_SOCKET
 #   redis_stop                                 stops it (safe to call twice, used in traps)
+#   redis_crash                                SIGKILLs it, keeping its port and dir (restart tests)
+#   redis_restart [extra redis-server args...]  starts it again on the same port and dir
 
 # A port the kernel says is free now (bind to port 0, read it back, release it).
 free_port() {
@@ -15,23 +17,51 @@ redis_start() {
   local attempt
   for attempt in 1 2 3 4 5; do
     REDIS_PORT=$(free_port) || return 1
-    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
-      --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 \
-      --save '' --appendonly no --daemonize no --logfile "$REDIS_DIR/redis.log" "$@" &
-    REDIS_PID=$!
-    # Ready when it answers PING; gone when the port was taken in between.
-    local i
-    for i in $(seq 1 100); do
-      if redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
-        export REDIS_PORT REDIS_PID REDIS_DIR REDIS_SOCKET
-        return 0
-      fi
-      kill -0 "$REDIS_PID" 2>/dev/null || break
-      sleep 0.05
-    done
-    kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null
+    redis_launch "$@" && return 0
   done
   echo "could not start redis-server (see $REDIS_DIR/redis.log)" >&2
+  return 1
+}
+
+# One redis-server on REDIS_PORT in REDIS_DIR; 0 once it answers PING, 1 when
+# it died first (the port was taken in between).
+redis_launch() {
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
+    --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 \
+    --save '' --appendonly no --daemonize no --logfile "$REDIS_DIR/redis.log" "$@" &
+  REDIS_PID=$!
+  local i
+  for i in $(seq 1 100); do
+    if redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
+      export REDIS_PORT REDIS_PID REDIS_DIR REDIS_SOCKET
+      return 0
+    fi
+    kill -0 "$REDIS_PID" 2>/dev/null || break
+    sleep 0.05
+  done
+  kill "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null
+  REDIS_PID=
+  return 1
+}
+
+# A crash, not a shutdown: clients see their connections reset, nothing is saved.
+redis_crash() {
+  if [ -n "${REDIS_PID:-}" ]; then
+    kill -KILL "$REDIS_PID" 2>/dev/null; wait "$REDIS_PID" 2>/dev/null
+    REDIS_PID=
+  fi
+}
+
+# Same port, so clients holding the old address must reconnect by themselves.
+# The port was ours a moment ago, but another process may take it meanwhile:
+# a few tries, then give up (the caller's test fails rather than moving port).
+redis_restart() {
+  local attempt
+  for attempt in 1 2 3 4 5; do
+    redis_launch "$@" && return 0
+    sleep 0.2
+  done
+  echo "could not restart redis-server on port $REDIS_PORT (see $REDIS_DIR/redis.log)" >&2
   return 1
 }
 
