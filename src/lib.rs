@@ -15,6 +15,8 @@ pub mod settings;
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;
+use php::classes::leaky_bucket::LeakyBucketRateLimiter;
+use php::classes::token_bucket::TokenBucketRateLimiter;
 use php::interface::PhpInterfaceRateLimiter;
 use php::result::RateLimitResult;
 
@@ -35,5 +37,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .interface::<PhpInterfaceRateLimiter>()
         .class::<RateLimitResult>()
         .class::<FixedWindowRateLimiter>()
+        .class::<TokenBucketRateLimiter>()
+        .class::<LeakyBucketRateLimiter>()
         .info_function(php::info::module_info)
 }
