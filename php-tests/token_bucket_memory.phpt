@@ -6,8 +6,9 @@ TokenBucketRateLimiter keeps one small key: 16 bytes of state, under 120 bytes o
 <?php
 require __DIR__ . '/config.inc';
 $redis = rl_redis();
-// A key of 24 bytes, like "rl:api:user:1234567890ab". Memory grows with the
-// key: Redis rounds allocations up, so keys of 32 bytes and more cost 16 bytes more.
+// A key of 23 bytes, like "rl:api:user:12345678901". Memory grows with the
+// key in allocator steps (Redis 7.0, jemalloc): 80 bytes up to 6 key bytes,
+// 104 for 15..30, 120 for 31..44, so this bound holds for keys up to 30 bytes.
 $prefix = substr('tb:' . md5(rl_prefix()), 0, 21);
 $limiter = new TokenBucketRateLimiter(RL_URL, $prefix, 1000, 0.5);
 for ($i = 0; $i < 100; $i++) {
