@@ -31,10 +31,12 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local tokens = capacity
 local raw = redis.call('GET', key)
 if raw then
-  if #raw ~= 16 then
+  local v, ts
+  if #raw == 16 then v, ts = struct.unpack('<dd', raw) end
+  -- Written by someone else: refuse it rather than compute with NaN or infinity.
+  if not (v and v >= 0 and v < 2^53 and ts >= 0 and ts < 2^53) then
     return redis.error_reply('ERR ratelimit: the key holds a value that is not a token bucket')
   end
-  local v, ts = struct.unpack('<dd', raw)
   -- A clock that went back (failover) refills nothing rather than too much.
   tokens = math.min(capacity, v + math.max(0, now - ts) * rate / 1000000)
   now = math.max(now, ts)

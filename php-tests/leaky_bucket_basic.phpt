@@ -74,6 +74,10 @@ foreach ($redis->keys(rl_prefix() . '*') as $key) {
 }
 echo count($redis->keys(rl_prefix() . '*')), " keys checked\n";
 echo "user3 (2 units, 200 s): ", intdiv($redis->pttl(rl_prefix('long') . ':user3') + 999, 1000), " s\n";
+echo "-- a key holding something else is a Redis error, not a guess\n";
+$redis->set(rl_prefix('long') . ':foreign', 'hello');
+rl_throws(fn() => $limiter->consume('foreign'));
+$redis->del(rl_prefix('long') . ':foreign');
 ?>
 --EXPECTF--
 NULL
@@ -144,3 +148,5 @@ float(4)
 -- every key carries a TTL of at most the time to empty (+1 s)
 8 keys checked
 user3 (2 units, 200 s): 200 s
+-- a key holding something else is a Redis error, not a guess
+RateLimiterException: Redis at redis://127.0.0.1:%d: ResponseError: ratelimit: the key holds a value that is not a leaky bucket

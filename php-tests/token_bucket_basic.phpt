@@ -66,6 +66,10 @@ foreach ($redis->keys(rl_prefix() . '*') as $key) {
 }
 echo count($redis->keys(rl_prefix() . '*')), " keys checked\n";
 echo "user3 (1 token short, 100 s): ", intdiv($redis->pttl(rl_prefix('long') . ':user3') + 999, 1000), " s\n";
+echo "-- a key holding something else is a Redis error, not a guess\n";
+$redis->set(rl_prefix('long') . ':foreign', 'hello');
+rl_throws(fn() => $limiter->consume('foreign'));
+$redis->del(rl_prefix('long') . ':foreign');
 ?>
 --EXPECTF--
 NULL
@@ -128,3 +132,5 @@ float(2)
 -- every key carries a TTL of at most the time to full (+1 s)
 7 keys checked
 user3 (1 token short, 100 s): 100 s
+-- a key holding something else is a Redis error, not a guess
+RateLimiterException: Redis at redis://127.0.0.1:%d: ResponseError: ratelimit: the key holds a value that is not a token bucket
