@@ -17,6 +17,8 @@ mod fuzz_tests;
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;
+use php::classes::leaky_bucket::LeakyBucketRateLimiter;
+use php::classes::token_bucket::TokenBucketRateLimiter;
 use php::interface::PhpInterfaceRateLimiter;
 use php::result::RateLimitResult;
 
@@ -37,5 +39,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .interface::<PhpInterfaceRateLimiter>()
         .class::<RateLimitResult>()
         .class::<FixedWindowRateLimiter>()
+        .class::<TokenBucketRateLimiter>()
+        .class::<LeakyBucketRateLimiter>()
         .info_function(php::info::module_info)
 }

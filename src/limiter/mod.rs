@@ -7,7 +7,9 @@
 
 pub mod fixed_window;
 pub mod instance;
+pub mod leaky_bucket;
 pub mod params;
+pub mod token_bucket;
 
 use crate::error::{Error, Result};
 use crate::redis::script::LuaScript;

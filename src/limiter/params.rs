@@ -63,6 +63,17 @@ pub fn count(param: &str, n: i64) -> Result<i64> {
     Ok(n)
 }
 
+/// A bucket of `units` filling or draining at `per_second` must do so within
+/// `MAX_SECONDS`: the key's TTL is that time, and it must stay within what
+/// Redis takes. Returns the seconds; the error names the rate parameter.
+pub fn flow_seconds(rate_param: &str, units: i64, per_second: f64) -> Result<f64> {
+    let seconds = units as f64 / per_second;
+    if seconds > MAX_SECONDS {
+        return Err(Error::value(rate_param, format!("must be at least {units}/{MAX_SECONDS} per second (a bucket must fill or empty within 10 years)")));
+    }
+    Ok(seconds)
+}
+
 /// `cost` must be at least 1 and at most what the policy can ever allow.
 pub fn check_cost(cost: i64, max: i64, what: &str) -> Result<()> {
     if cost < 1 {
@@ -126,6 +137,16 @@ mod tests {
         assert_eq!(check_cost(3, 3, "the limit"), Ok(()));
         assert!(msg(check_cost(0, 3, "the limit")).starts_with("$cost"));
         assert!(msg(check_cost(4, 3, "the limit")).contains("at most 3"));
+    }
+
+    #[test]
+    fn flow_times() {
+        assert_eq!(flow_seconds("refillRate", 5, 10.0), Ok(0.5));
+        assert_eq!(flow_seconds("leakRate", 100, 0.001), Ok(100_000.0));
+        assert_eq!(
+            msg(flow_seconds("leakRate", 100, 1e-7)),
+            "$leakRate must be at least 100/315360000 per second (a bucket must fill or empty within 10 years)"
+        );
     }
 
     #[test]

@@ -1,0 +1,51 @@
+//! `LeakyBucketRateLimiter`: `($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize = 1)`
+//! or `($key, $rate, $capacity)`.
+#![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+
+use crate::limiter::leaky_bucket::LeakyBucket;
+use crate::php::forms::{Form, Signature};
+use crate::php::interface::rate_limiter_interface;
+use crate::php::state::LimiterState;
+use crate::rate_limiter_impl;
+
+// The short form puts the rate before the capacity, the long form after it.
+static SIGNATURE: Signature = Signature {
+    class: "LeakyBucketRateLimiter",
+    long: Form {
+        slots: &[
+            ("connection", "connection"),
+            ("keyPrefix", "keyPrefix"),
+            ("bucketCapacity", "bucketCapacity"),
+            ("leakRate", "leakRate"),
+            ("requestSize", "requestSize"),
+        ],
+        required: 4,
+    },
+    short: Form { slots: &[("key", "keyPrefix"), ("rate", "leakRate"), ("capacity", "bucketCapacity")], required: 3 },
+};
+
+#[php_class]
+#[php(name = "LeakyBucketRateLimiter")]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+pub struct LeakyBucketRateLimiter {
+    state: LimiterState,
+}
+
+rate_limiter_impl!(LeakyBucketRateLimiter {
+    #[php(optional = bucketCapacity)]
+    pub fn __construct(
+        connection: &Zval,
+        keyPrefix: &Zval,
+        bucketCapacity: Option<&Zval>,
+        leakRate: Option<&Zval>,
+        requestSize: Option<&Zval>,
+    ) -> PhpResult<Self> {
+        let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize], |a| {
+            Ok(Box::new(LeakyBucket::new(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)?))
+        })?;
+        Ok(LeakyBucketRateLimiter { state })
+    }
+});
