@@ -15,6 +15,7 @@ pub mod settings;
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;
+use php::classes::sliding_window::SlidingWindowRateLimiter;
 use php::interface::PhpInterfaceRateLimiter;
 use php::result::RateLimitResult;
 
@@ -35,5 +36,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .interface::<PhpInterfaceRateLimiter>()
         .class::<RateLimitResult>()
         .class::<FixedWindowRateLimiter>()
+        .class::<SlidingWindowRateLimiter>()
         .info_function(php::info::module_info)
 }

@@ -8,6 +8,7 @@
 pub mod fixed_window;
 pub mod instance;
 pub mod params;
+pub mod sliding_window;
 
 use crate::error::{Error, Result};
 use crate::redis::script::LuaScript;
