@@ -19,6 +19,7 @@ use ext_php_rs::prelude::*;
 use php::classes::fixed_window::FixedWindowRateLimiter;
 use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::token_bucket::TokenBucketRateLimiter;
+use php::classes::sliding_window::SlidingWindowRateLimiter;
 use php::interface::PhpInterfaceRateLimiter;
 use php::result::RateLimitResult;
 
@@ -41,5 +42,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<FixedWindowRateLimiter>()
         .class::<TokenBucketRateLimiter>()
         .class::<LeakyBucketRateLimiter>()
+        .class::<SlidingWindowRateLimiter>()
         .info_function(php::info::module_info)
 }

@@ -10,6 +10,7 @@ pub mod instance;
 pub mod leaky_bucket;
 pub mod params;
 pub mod token_bucket;
+pub mod sliding_window;
 
 use crate::error::{Error, Result};
 use crate::redis::script::LuaScript;

@@ -1,0 +1,60 @@
+//! `SlidingWindowRateLimiter`: `($connection, $keyPrefix, $windowSize, $maxRequests, $blocks = 0)`
+//! or `($key, $window, $limit, $blocks = 0)`.
+#![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+
+use crate::limiter::sliding_window::SlidingWindow;
+use crate::php::forms::{Form, Signature};
+use crate::php::interface::rate_limiter_interface;
+use crate::php::state::LimiterState;
+use crate::rate_limiter_impl;
+
+static SIGNATURE: Signature = Signature {
+    class: "SlidingWindowRateLimiter",
+    long: Form {
+        slots: &[("connection", "connection"), ("keyPrefix", "keyPrefix"), ("windowSize", "windowSize"), ("maxRequests", "maxRequests"), ("blocks", "blocks")],
+        required: 4,
+    },
+    short: Form { slots: &[("key", "keyPrefix"), ("window", "windowSize"), ("limit", "maxRequests"), ("blocks", "blocks")], required: 3 },
+};
+
+#[php_class]
+#[php(name = "SlidingWindowRateLimiter")]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+pub struct SlidingWindowRateLimiter {
+    state: LimiterState,
+}
+
+/// An optional argument that was passed and is not null: `$blocks = null` is
+/// the default (0), as the signature shows.
+fn present(z: Option<&Zval>) -> Option<&Zval> {
+    z.filter(|z| !z.dereference().is_null())
+}
+
+rate_limiter_impl!(SlidingWindowRateLimiter {
+    #[php(optional = windowSize)]
+    pub fn __construct(
+        connection: &Zval,
+        keyPrefix: &Zval,
+        windowSize: Option<&Zval>,
+        maxRequests: Option<&Zval>,
+        blocks: Option<&Zval>,
+    ) -> PhpResult<Self> {
+        let given = if keyPrefix.dereference().is_string() {
+            [Some(connection), Some(keyPrefix), windowSize, maxRequests, present(blocks)]
+        } else if let Some(fourth) = present(maxRequests) {
+            // Short form, positional: the 4th position is its `$blocks`.
+            [Some(connection), Some(keyPrefix), windowSize, Some(fourth), present(blocks)]
+        } else {
+            // Short form with `blocks:` by name (the same name in both forms):
+            // PHP put it in the long form's 5th position; the short form's is the 4th.
+            [Some(connection), Some(keyPrefix), windowSize, present(blocks), None]
+        };
+        let state = LimiterState::construct(&SIGNATURE, &given, |a| {
+            Ok(Box::new(SlidingWindow::new(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)?))
+        })?;
+        Ok(SlidingWindowRateLimiter { state })
+    }
+});
