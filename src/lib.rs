@@ -17,6 +17,7 @@ mod fuzz_tests;
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;
+use php::classes::gcra::GcraRateLimiter;
 use php::interface::PhpInterfaceRateLimiter;
 use php::result::RateLimitResult;
 
@@ -37,5 +38,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .interface::<PhpInterfaceRateLimiter>()
         .class::<RateLimitResult>()
         .class::<FixedWindowRateLimiter>()
+        .class::<GcraRateLimiter>()
         .info_function(php::info::module_info)
 }

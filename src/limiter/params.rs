@@ -63,6 +63,17 @@ pub fn count(param: &str, n: i64) -> Result<i64> {
     Ok(n)
 }
 
+/// A count that may be 0 (GCRA's `maxBurst`: 0 extra requests is a valid burst): 0..MAX_COUNT.
+pub fn count_or_zero(param: &str, n: i64) -> Result<i64> {
+    if n < 0 {
+        return Err(Error::value(param, "must be greater than or equal to 0"));
+    }
+    if n >= MAX_COUNT {
+        return Err(Error::value(param, format!("must be at most {}", MAX_COUNT - 1)));
+    }
+    Ok(n)
+}
+
 /// `cost` must be at least 1 and at most what the policy can ever allow.
 pub fn check_cost(cost: i64, max: i64, what: &str) -> Result<()> {
     if cost < 1 {
@@ -126,6 +137,13 @@ mod tests {
         assert_eq!(check_cost(3, 3, "the limit"), Ok(()));
         assert!(msg(check_cost(0, 3, "the limit")).starts_with("$cost"));
         assert!(msg(check_cost(4, 3, "the limit")).contains("at most 3"));
+    }
+
+    #[test]
+    fn counts_from_zero() {
+        assert_eq!(count_or_zero("maxBurst", 0), Ok(0));
+        assert_eq!(msg(count_or_zero("maxBurst", -1)), "$maxBurst must be greater than or equal to 0");
+        assert_eq!(msg(count_or_zero("maxBurst", MAX_COUNT)), "$maxBurst must be at most 1099511627775");
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
         info_table_start!();
         info_table_row!("ratelimit support", "enabled");
         info_table_row!("version", env!("CARGO_PKG_VERSION"));
-        info_table_row!("scripts", "fixed window");
+        info_table_row!("scripts", "fixed window, gcra");
         info_table_end!();
 
         info_table_start!();

@@ -1,3 +1,4 @@
 //! One file per limiter class: its constructor forms and its parameters; the
 //! `RateLimiter` methods come from `implement_rate_limiter!`.
 pub mod fixed_window;
+pub mod gcra;
