@@ -37,6 +37,9 @@ $cases = [
     [12, 9500, 0, [0, 5, 4, -1, 1]], // zero-volume request just peeks at the state
     [13, 9500, 2, [0, 5, 2, -1, 3]], // high-volume request uses up more of the limit
     [14, 9500, 5, [1, 5, 2, 3, 3]],  // large requests cannot exceed limits
+    // Ours: a TAT long past counts as now (the key outlived it only because
+    // this test moved it; its TTL would have removed it).
+    [15, 30000, 1, [0, 5, 4, -1, 1]],
 ];
 foreach ($cases as [$case, $at, $quantity, $expected]) {
     $advance($at - $now);
@@ -79,6 +82,7 @@ case 11 at 9500 ms, quantity 1: [0,5,4,-1,1]      ok
 case 12 at 9500 ms, quantity 0: [0,5,4,-1,1]      ok
 case 13 at 9500 ms, quantity 2: [0,5,2,-1,3]      ok
 case 14 at 9500 ms, quantity 5: [1,5,2,3,3]       ok
+case 15 at 30000 ms, quantity 1: [0,5,4,-1,1]      ok
 -- real time: limit 3, one per 100 ms
 YYYn retryAfter in (0.09, 0.1]: true
 sub-second times round up to a whole second: [1,3,0,1,1]
