@@ -217,23 +217,23 @@ mod tests {
             // a request larger than the limit never fits: peeked, limited, no retry time
             (6, [1, 5, 0, 0, 0],           [1, 5, 5, -1, 0]),
             // a burst of five, the sixth is limited for a second
-            (1, [1, 4, 0, 1 * s, 0],       [0, 5, 4, -1, 1]),
+            (1, [1, 4, 0, s, 0],       [0, 5, 4, -1, 1]),
             (1, [1, 3, 0, 2 * s, 0],       [0, 5, 3, -1, 2]),
             (1, [1, 0, 0, 5 * s, 0],       [0, 5, 0, -1, 5]),
-            (1, [0, 0, 1 * s, 5 * s, 0],   [1, 5, 0, 1, 5]),
+            (1, [0, 0, s, 5 * s, 0],   [1, 5, 0, 1, 5]),
             // partial seconds round up
             (1, [1, 1, 0, 3_900_000, 0],   [0, 5, 1, -1, 4]),
             // the clock moved a few µs between calls: still the whole second
             (1, [1, 4, 0, 999_990, 0],     [0, 5, 4, -1, 1]),
             // quantity 0 peeks and is never limited, even when full
-            (0, [1, 4, 0, 1 * s, 0],       [0, 5, 4, -1, 1]),
-            (0, [0, 0, 1 * s, 5 * s, 0],   [0, 5, 0, -1, 5]),
+            (0, [1, 4, 0, s, 0],       [0, 5, 4, -1, 1]),
+            (0, [0, 0, s, 5 * s, 0],   [0, 5, 0, -1, 5]),
             // more than one unit at once
             (2, [1, 2, 0, 3 * s, 0],       [0, 5, 2, -1, 3]),
             (5, [0, 2, 3 * s, 3 * s, 0],   [1, 5, 2, 3, 3]),
             (5, [0, 2, 2_500_000, 3 * s, 0], [1, 5, 2, 3, 3]),
             // above the limit with some state: current remaining and reset
-            (9, [0, 2, 1 * s, 3 * s, 0],   [1, 5, 2, -1, 3]),
+            (9, [0, 2, s, 3 * s, 0],   [1, 5, 2, -1, 3]),
         ];
         for (quantity, reply, tuple) in cases {
             assert_eq!(cl_throttle(5, *quantity, reply).unwrap(), *tuple, "quantity {quantity}, reply {reply:?}");
