@@ -20,6 +20,7 @@ use php::classes::fixed_window::FixedWindowRateLimiter;
 use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::token_bucket::TokenBucketRateLimiter;
 use php::classes::sliding_window::SlidingWindowRateLimiter;
+use php::classes::gcra::GcraRateLimiter;
 use php::interface::PhpInterfaceRateLimiter;
 use php::result::RateLimitResult;
 
@@ -43,5 +44,6 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<TokenBucketRateLimiter>()
         .class::<LeakyBucketRateLimiter>()
         .class::<SlidingWindowRateLimiter>()
+        .class::<GcraRateLimiter>()
         .info_function(php::info::module_info)
 }

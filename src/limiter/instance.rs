@@ -79,9 +79,19 @@ impl Limiter {
 
     /// A decision for `op`, with `ratelimit.on_error` applied to a Redis failure.
     pub fn decide(&self, id: &[u8], op: Op) -> Result<Outcome> {
+        self.decide_with_reply(id, op).map(|(outcome, _)| outcome)
+    }
+
+    /// `decide`, also handing back the script's integer reply, for methods that
+    /// need its exact microseconds (GCRA's `throttle()` rounds them the way
+    /// redis-cell does). The reply is `None` when `ratelimit.on_error` answered.
+    pub fn decide_with_reply(&self, id: &[u8], op: Op) -> Result<(Outcome, Option<Vec<i64>>)> {
         match self.run(id, op) {
-            Ok(reply) => self.algorithm.outcome(&reply),
-            Err(Error::Redis(cause)) => Outcome::on_error(settings::on_error(), self.limit()).ok_or(Error::Redis(cause)),
+            Ok(reply) => Ok((self.algorithm.outcome(&reply)?, Some(reply))),
+            Err(Error::Redis(cause)) => {
+                let outcome = Outcome::on_error(settings::on_error(), self.limit()).ok_or(Error::Redis(cause))?;
+                Ok((outcome, None))
+            }
             Err(e) => Err(e),
         }
     }

@@ -6,6 +6,7 @@
 //! Nothing here touches a Zval; the PHP layer hands in plain numbers.
 
 pub mod fixed_window;
+pub mod gcra;
 pub mod instance;
 pub mod leaky_bucket;
 pub mod params;

@@ -74,6 +74,17 @@ pub fn flow_seconds(rate_param: &str, units: i64, per_second: f64) -> Result<f64
     Ok(seconds)
 }
 
+/// A count that may be 0 (GCRA's `maxBurst`: 0 extra requests is a valid burst): 0..MAX_COUNT.
+pub fn count_or_zero(param: &str, n: i64) -> Result<i64> {
+    if n < 0 {
+        return Err(Error::value(param, "must be greater than or equal to 0"));
+    }
+    if n >= MAX_COUNT {
+        return Err(Error::value(param, format!("must be at most {}", MAX_COUNT - 1)));
+    }
+    Ok(n)
+}
+
 /// `cost` must be at least 1 and at most what the policy can ever allow.
 pub fn check_cost(cost: i64, max: i64, what: &str) -> Result<()> {
     if cost < 1 {
@@ -147,6 +158,13 @@ mod tests {
             msg(flow_seconds("leakRate", 100, 1e-7)),
             "$leakRate must be at least 100/315360000 per second (a bucket must fill or empty within 10 years)"
         );
+    }
+
+    #[test]
+    fn counts_from_zero() {
+        assert_eq!(count_or_zero("maxBurst", 0), Ok(0));
+        assert_eq!(msg(count_or_zero("maxBurst", -1)), "$maxBurst must be greater than or equal to 0");
+        assert_eq!(msg(count_or_zero("maxBurst", MAX_COUNT)), "$maxBurst must be at most 1099511627775");
     }
 
     #[test]

@@ -4,3 +4,4 @@ pub mod fixed_window;
 pub mod leaky_bucket;
 pub mod token_bucket;
 pub mod sliding_window;
+pub mod gcra;
