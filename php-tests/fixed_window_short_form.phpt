@@ -17,6 +17,9 @@ $named = new FixedWindowRateLimiter(connection: null, keyPrefix: rl_prefix('name
 var_dump($named->consume()->limit);
 $named2 = new FixedWindowRateLimiter(RL_URL, limit: 7, window: 30, keyPrefix: rl_prefix('named2'));
 var_dump($named2->consume()->limit);
+echo "-- named arguments after short-form positions\n";
+var_dump((new FixedWindowRateLimiter(rl_prefix('sn'), 60, limit: 9))->consume()->limit);
+rl_throws(fn () => new FixedWindowRateLimiter(rl_prefix('sn3'), 60, 5, limit: 9));
 echo "-- a string second argument means the long form: the first is the connection\n";
 rl_throws(fn () => new FixedWindowRateLimiter(rl_prefix('str'), '0.5', 4));
 echo "-- numbers may come as numeric strings after the key, like PHP's own int/float parameters\n";
@@ -37,6 +40,9 @@ string(1) "1"
 -- named arguments (long names) in both forms
 int(1)
 int(7)
+-- named arguments after short-form positions
+int(9)
+ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $window, $limit), 4 given
 -- a string second argument means the long form: the first is the connection
 ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
 -- numbers may come as numeric strings after the key, like PHP's own int/float parameters

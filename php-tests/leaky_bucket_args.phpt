@@ -47,15 +47,15 @@ ValueError: LeakyBucketRateLimiter::__construct(): Argument #5 ($requestSize) mu
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #5 ($requestSize) must be at most the bucket capacity (5), 6 given
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
 TypeError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be of type int, string given
-TypeError: Too few arguments to LeakyBucketRateLimiter::__construct(): $leakRate is required in the long form ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
 -- short form ($key, $rate, $capacity)
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($rate) must be greater than 0
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($rate) must be a finite number
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-TypeError: LeakyBucketRateLimiter::__construct() takes at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
+ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
 -- cost x requestSize must fit, checked before Redis (this server does not exist)
 ValueError: LeakyBucketRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the capacity), 11 given
 ValueError: LeakyBucketRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
 ValueError: LeakyBucketRateLimiter::consume(): Argument #2 ($cost) must be at most 3 (the capacity 10 / the request size 3), 4 given
 ValueError: LeakyBucketRateLimiter::access(): Argument #2 ($cost) must be at most 3 (the capacity 10 / the request size 3), 9223372036854775807 given
-RateLimiterException: Redis at redis://127.0.0.1:1: connection refused (Connection refused (os error 111))
+RateLimiterException: Redis at redis://127.0.0.1:1: connection refused

@@ -149,4 +149,4 @@ float(4)
 8 keys checked
 user3 (2 units, 200 s): 200 s
 -- a key holding something else is a Redis error, not a guess
-RateLimiterException: Redis at redis://127.0.0.1:%d: ResponseError: ratelimit: the key holds a value that is not a leaky bucket
+RateLimiterException: Redis at redis://127.0.0.1:%d: ERR ratelimit: the key holds a value that is not a leaky bucket

@@ -58,7 +58,7 @@ ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must 
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be a whole number, 1.5 given
 TypeError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be of type int, string given
-TypeError: Too few arguments to SlidingWindowRateLimiter::__construct(): $maxRequests is required in the long form ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
 TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
 -- short form: its own names and positions
@@ -67,12 +67,12 @@ ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must b
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -1 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 1000, so that each slice of the window lasts at least 1 ms; 1001 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -2 given
-TypeError: Too few arguments to SlidingWindowRateLimiter::__construct(): $limit is required in the short form ($key, $window, $limit, $blocks)
-TypeError: SlidingWindowRateLimiter::__construct() takes at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
+ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
+ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
 -- the largest blocks is fine (1 ms slices), and nothing was sent to Redis yet
 constructed
 -- cost, checked before Redis
 ValueError: SlidingWindowRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
 ValueError: SlidingWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
 -- only now Redis is asked
-RateLimiterException: Redis at redis://127.0.0.1:1: connection refused %s
+RateLimiterException: Redis at redis://127.0.0.1:1: connection refused

@@ -39,14 +39,14 @@ ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) mus
 ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be at least 1000/315360000 per second (a bucket must fill or empty within 10 years)
 ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
 TypeError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be of type float, string given
-TypeError: Too few arguments to TokenBucketRateLimiter::__construct(): $refillRate is required in the long form ($connection, $keyPrefix, $capacity, $refillRate)
+ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
 -- short form ($key, $rate, $capacity)
 ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($rate) must be greater than 0
 ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($rate) must be a finite number
 ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-TypeError: Too few arguments to TokenBucketRateLimiter::__construct(): $capacity is required in the short form ($key, $rate, $capacity)
+ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
 -- cost, checked before Redis (this server does not exist)
 ValueError: TokenBucketRateLimiter::consume(): Argument #2 ($cost) must be at most 5 (the capacity), 6 given
 ValueError: TokenBucketRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
 ValueError: TokenBucketRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-RateLimiterException: Redis at redis://127.0.0.1:1: connection refused (Connection refused (os error 111))
+RateLimiterException: Redis at redis://127.0.0.1:1: connection refused

@@ -133,4 +133,4 @@ float(2)
 7 keys checked
 user3 (1 token short, 100 s): 100 s
 -- a key holding something else is a Redis error, not a guess
-RateLimiterException: Redis at redis://127.0.0.1:%d: ResponseError: ratelimit: the key holds a value that is not a token bucket
+RateLimiterException: Redis at redis://127.0.0.1:%d: ERR ratelimit: the key holds a value that is not a token bucket

@@ -49,5 +49,42 @@ return [
                 ],
             ],
         ],
+        'SlidingWindowRateLimiter' => [
+            'doc' => "At most \$maxRequests in ANY interval of \$windowSize seconds.\nblocks = 0: an exact log (sorted set); blocks > 0: a counter per windowSize/blocks slice, memory independent of traffic (may deny up to one slice early).",
+            'methods' => [
+                '__construct' => [
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$windowSize, int \$maxRequests, int \$blocks = 0)\nShort form: (string \$key, float \$window, int \$limit, int \$blocks = 0) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'windowSize' => 'float|int|null', 'maxRequests' => 'int|null', 'blocks' => 'int|null'],
+                ],
+            ],
+        ],
+        'TokenBucketRateLimiter' => [
+            'doc' => "Starts full with \$capacity tokens, refills continuously at \$refillRate tokens per second; a request takes \$cost tokens.",
+            'methods' => [
+                '__construct' => [
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$capacity, float \$refillRate)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'capacity' => 'int|float|null', 'refillRate' => 'float|int|null'],
+                ],
+            ],
+        ],
+        'LeakyBucketRateLimiter' => [
+            'doc' => "The level rises by cost × \$requestSize and drains at \$leakRate units per second; an accepted request's \$delay is the level before it / leakRate.",
+            'methods' => [
+                '__construct' => [
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$bucketCapacity, float \$leakRate, int \$requestSize = 1)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'bucketCapacity' => 'int|float|null', 'leakRate' => 'float|int|null', 'requestSize' => 'int|null'],
+                ],
+            ],
+        ],
+        'GcraRateLimiter' => [
+            'doc' => "GCRA with redis-cell's semantics: \$count per \$period seconds, bursts of \$maxBurst + 1.",
+            'methods' => [
+                '__construct' => [
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$maxBurst, int \$count, float \$period)\nShort form: (string \$key, int \$maxBurst, int \$count, float \$period) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|int', 'maxBurst' => 'int|null', 'count' => 'int|float|null', 'period' => 'float|int|null'],
+                ],
+                'throttle' => ['doc' => "Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:\n[limited (0|1), limit (maxBurst + 1), remaining, retryAfter (whole s, -1 when allowed), resetAfter (whole s)].\nquantity 0 peeks.\n@return array{0: int, 1: int, 2: int, 3: int, 4: int}\n@throws RateLimiterException"],
+            ],
+        ],
     ],
 ];

@@ -151,3 +151,213 @@ class FixedWindowRateLimiter implements RateLimiter
 
 }
 
+/**
+ * At most $maxRequests in ANY interval of $windowSize seconds.
+ * blocks = 0: an exact log (sorted set); blocks > 0: a counter per windowSize/blocks slice, memory independent of traffic (may deny up to one slice early).
+ */
+class SlidingWindowRateLimiter implements RateLimiter
+{
+    /**
+     * The remaining count after this object's last call; null before any and after reset().
+     */
+    public ?int $remaining;
+
+    /**
+     * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
+     * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
+     * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
+     */
+    public function isAllowed(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * The same as isAllowed().
+     * @throws RateLimiterException
+     */
+    public function access(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * Like isAllowed(), with the whole decision.
+     * @throws RateLimiterException
+     */
+    public function consume(string $id = '', int $cost = 1): RateLimitResult {}
+
+    /**
+     * Would a request of cost 1 be accepted now? Nothing is consumed.
+     * @throws RateLimiterException
+     */
+    public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws RateLimiterException
+     */
+    public function reset(string $id = ''): void {}
+
+    /**
+     * Long form: ($connection, string $keyPrefix, float $windowSize, int $maxRequests, int $blocks = 0)
+     * Short form: (string $key, float $window, int $limit, int $blocks = 0) on ratelimit.redis_url
+     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     */
+    public function __construct(mixed $connection, string|float|int $keyPrefix, float|int|null $windowSize = null, int|null $maxRequests = null, int|null $blocks = null) {}
+
+}
+
+/**
+ * Starts full with $capacity tokens, refills continuously at $refillRate tokens per second; a request takes $cost tokens.
+ */
+class TokenBucketRateLimiter implements RateLimiter
+{
+    /**
+     * The remaining count after this object's last call; null before any and after reset().
+     */
+    public ?int $remaining;
+
+    /**
+     * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
+     * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
+     * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
+     */
+    public function isAllowed(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * The same as isAllowed().
+     * @throws RateLimiterException
+     */
+    public function access(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * Like isAllowed(), with the whole decision.
+     * @throws RateLimiterException
+     */
+    public function consume(string $id = '', int $cost = 1): RateLimitResult {}
+
+    /**
+     * Would a request of cost 1 be accepted now? Nothing is consumed.
+     * @throws RateLimiterException
+     */
+    public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws RateLimiterException
+     */
+    public function reset(string $id = ''): void {}
+
+    /**
+     * Long form: ($connection, string $keyPrefix, int $capacity, float $refillRate)
+     * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
+     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     */
+    public function __construct(mixed $connection, string|float|int $keyPrefix, int|float|null $capacity = null, float|int|null $refillRate = null) {}
+
+}
+
+/**
+ * The level rises by cost × $requestSize and drains at $leakRate units per second; an accepted request's $delay is the level before it / leakRate.
+ */
+class LeakyBucketRateLimiter implements RateLimiter
+{
+    /**
+     * The remaining count after this object's last call; null before any and after reset().
+     */
+    public ?int $remaining;
+
+    /**
+     * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
+     * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
+     * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
+     */
+    public function isAllowed(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * The same as isAllowed().
+     * @throws RateLimiterException
+     */
+    public function access(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * Like isAllowed(), with the whole decision.
+     * @throws RateLimiterException
+     */
+    public function consume(string $id = '', int $cost = 1): RateLimitResult {}
+
+    /**
+     * Would a request of cost 1 be accepted now? Nothing is consumed.
+     * @throws RateLimiterException
+     */
+    public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws RateLimiterException
+     */
+    public function reset(string $id = ''): void {}
+
+    /**
+     * Long form: ($connection, string $keyPrefix, int $bucketCapacity, float $leakRate, int $requestSize = 1)
+     * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
+     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     */
+    public function __construct(mixed $connection, string|float|int $keyPrefix, int|float|null $bucketCapacity = null, float|int|null $leakRate = null, int|null $requestSize = null) {}
+
+}
+
+/**
+ * GCRA with redis-cell's semantics: $count per $period seconds, bursts of $maxBurst + 1.
+ */
+class GcraRateLimiter implements RateLimiter
+{
+    /**
+     * The remaining count after this object's last call; null before any and after reset().
+     */
+    public ?int $remaining;
+
+    /**
+     * Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:
+     * [limited (0|1), limit (maxBurst + 1), remaining, retryAfter (whole s, -1 when allowed), resetAfter (whole s)].
+     * quantity 0 peeks.
+     * @return array{0: int, 1: int, 2: int, 3: int, 4: int}
+     * @throws RateLimiterException
+     */
+    public function throttle(string $id = '', int $quantity = 1): array {}
+
+    /**
+     * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
+     * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
+     * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
+     */
+    public function isAllowed(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * The same as isAllowed().
+     * @throws RateLimiterException
+     */
+    public function access(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * Like isAllowed(), with the whole decision.
+     * @throws RateLimiterException
+     */
+    public function consume(string $id = '', int $cost = 1): RateLimitResult {}
+
+    /**
+     * Would a request of cost 1 be accepted now? Nothing is consumed.
+     * @throws RateLimiterException
+     */
+    public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws RateLimiterException
+     */
+    public function reset(string $id = ''): void {}
+
+    /**
+     * Long form: ($connection, string $keyPrefix, int $maxBurst, int $count, float $period)
+     * Short form: (string $key, int $maxBurst, int $count, float $period) on ratelimit.redis_url
+     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     */
+    public function __construct(mixed $connection, string|int $keyPrefix, int|null $maxBurst = null, int|float|null $count = null, float|int|null $period = null) {}
+
+}
+

@@ -38,22 +38,55 @@ pub struct Args<'a> {
 
 impl Signature {
     /// Sorts the PHP arguments (positions of the long signature) into a form.
+    ///
+    /// In the short form, the arguments given one after the other from the
+    /// first are positional (short positions); one found after a gap was passed
+    /// by name, so it sits at its long-form position and is read by that name:
+    /// `new FixedWindowRateLimiter('k', 60, limit: 10)` arrives as
+    /// `['k', 60, -, 10]` and means key 'k', window 60, limit 10.
     pub fn read<'a>(&'static self, given: &[Option<&'a Zval>]) -> Result<Args<'a>> {
         let second_is_string = given.get(1).copied().flatten().is_some_and(|z| z.dereference().is_string());
         let (form, short) = if second_is_string { (&self.long, false) } else { (&self.short, true) };
-        let count = given.iter().rposition(|z| z.is_some()).map_or(0, |i| i + 1);
         let function = format!("{}::__construct", self.class);
-        if count > form.slots.len() {
-            return Err(Error::ArgumentCount(format!(
-                "{function}() expects at most {} arguments in the {} form ({}), {count} given",
-                form.slots.len(),
-                form_name(short),
-                self.names(form)
-            )));
+        // A null number is an omitted optional argument (PHP fills skipped ones with null).
+        let first_number = if short { 1 } else { 2 };
+        let present = |i: usize| given.get(i).copied().flatten().filter(|z| i < first_number || !z.dereference().is_null());
+        let mut slots: Vec<Option<&'a Zval>> = vec![None; form.slots.len()];
+        if short {
+            let positional = (0..given.len()).find(|&i| present(i).is_none()).unwrap_or(given.len());
+            if positional > form.slots.len() {
+                return Err(self.too_many(&function, form, short, positional));
+            }
+            for (i, slot) in slots.iter_mut().enumerate().take(positional) {
+                *slot = present(i);
+            }
+            for j in positional..given.len() {
+                let Some(z) = present(j) else { continue };
+                let long = self.long.slots[j].1;
+                match form.slots.iter().position(|(_, l)| *l == long) {
+                    Some(k) if slots[k].is_none() => slots[k] = Some(z),
+                    Some(k) => {
+                        return Err(Error::ArgumentCount(format!(
+                            "{function}(): Argument #{} (${}) given twice, by position and as ${long}",
+                            k + 1,
+                            form.slots[k].0
+                        )))
+                    }
+                    None => return Err(self.too_many(&function, form, short, j + 1)),
+                }
+            }
+        } else {
+            let count = (0..given.len()).rev().find(|&i| present(i).is_some()).map_or(0, |i| i + 1);
+            if count > form.slots.len() {
+                return Err(self.too_many(&function, form, short, count));
+            }
+            for (i, slot) in slots.iter_mut().enumerate() {
+                *slot = present(i);
+            }
         }
         let mut args = Args { sig: self, short, connection: None, values: Vec::new() };
-        for (i, (shown, long)) in form.slots.iter().enumerate() {
-            match given.get(i).copied().flatten() {
+        for (i, ((shown, long), value)) in form.slots.iter().zip(slots).enumerate() {
+            match value {
                 Some(z) if !short && i == 0 => args.connection = Some(z),
                 Some(z) => args.values.push((long, z)),
                 None if i < form.required => {
@@ -68,6 +101,15 @@ impl Signature {
             }
         }
         Ok(args)
+    }
+
+    fn too_many(&self, function: &str, form: &Form, short: bool, count: usize) -> Error {
+        Error::ArgumentCount(format!(
+            "{function}() expects at most {} arguments in the {} form ({}), {count} given",
+            form.slots.len(),
+            form_name(short),
+            self.names(form)
+        ))
     }
 
     fn names(&self, form: &Form) -> String {

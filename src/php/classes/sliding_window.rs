@@ -27,12 +27,6 @@ pub struct SlidingWindowRateLimiter {
     state: LimiterState,
 }
 
-/// An optional argument that was passed and is not null: `$blocks = null` is
-/// the default (0), as the signature shows.
-fn present(z: Option<&Zval>) -> Option<&Zval> {
-    z.filter(|z| !z.dereference().is_null())
-}
-
 rate_limiter_impl!(SlidingWindowRateLimiter {
     #[php(optional = windowSize)]
     pub fn __construct(
@@ -42,16 +36,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
         maxRequests: Option<&Zval>,
         blocks: Option<&Zval>,
     ) -> PhpResult<Self> {
-        let given = if keyPrefix.dereference().is_string() {
-            [Some(connection), Some(keyPrefix), windowSize, maxRequests, present(blocks)]
-        } else if let Some(fourth) = present(maxRequests) {
-            // Short form, positional: the 4th position is its `$blocks`.
-            [Some(connection), Some(keyPrefix), windowSize, Some(fourth), present(blocks)]
-        } else {
-            // Short form with `blocks:` by name (the same name in both forms):
-            // PHP put it in the long form's 5th position; the short form's is the 4th.
-            [Some(connection), Some(keyPrefix), windowSize, present(blocks), None]
-        };
+        let given = [Some(connection), Some(keyPrefix), windowSize, maxRequests, blocks];
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
             Ok(Box::new(SlidingWindow::new(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)?))
         })?;
