@@ -45,7 +45,7 @@ log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
 extra=()
 [ "${RATELIMIT_VALGRIND:-0}" = 1 ] && { extra+=(-m); export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1; }
 # Shown: failures with their diffs and the summary; passes are only counted.
-php "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 -j"${RATELIMIT_TEST_JOBS:-2}" \
+php "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 --show-slow 5000 -j"${RATELIMIT_TEST_JOBS:-2}" \
   -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
   "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
