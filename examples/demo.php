@@ -32,6 +32,24 @@ for ($i = 0; $i < 5; $i++) {
 }
 echo implode(' ', $answers), "\n";
 
+// The other algorithms, same interface.
+$sliding = new SlidingWindowRateLimiter(null, 'demo:sliding', 1.0, 3);
+$token = new TokenBucketRateLimiter(null, 'demo:token', 3, 0.5);
+$gcra = new GcraRateLimiter(null, 'demo:gcra', 2, 3, 1.0);
+foreach (['SlidingWindow (3 per 1 s)' => $sliding, 'TokenBucket (3, +0.5/s)' => $token, 'Gcra (burst 3, 3 per s)' => $gcra] as $name => $l) {
+    $l->reset('carol');
+    $answers = [];
+    for ($i = 0; $i < 5; $i++) {
+        $answers[] = $l->isAllowed('carol') ? 'yes' : 'no';
+    }
+    printf("%-26s %s\n", $name . ':', implode(' ', $answers));
+    $l->reset('carol');
+}
+$tom = new GcraRateLimiter(null, 'demo:tom', 14, 30, 60);
+$tom->reset('reply');
+echo "redis-cell's example, throttle('reply') on (14, 30, 60): [", implode(', ', $tom->throttle('reply')), "]\n";
+$tom->reset('reply');
+
 // Redis trouble is an exception unless ratelimit.on_error says otherwise.
 ini_set('ratelimit.connect_timeout', '0.2');
 $down = new FixedWindowRateLimiter('redis://127.0.0.1:1', 'demo', 60, 10);
@@ -42,6 +60,7 @@ try {
 }
 ini_set('ratelimit.on_error', 'allow');
 printf("With ratelimit.on_error=allow the same call answers: %s\n", $down->isAllowed('bob') ? 'allowed' : 'denied');
+ini_set('ratelimit.on_error', 'throw');
 
 foreach (['alice'] as $id) $limiter->reset($id);
 $api->reset();
