@@ -62,7 +62,7 @@ proptest! {
     #[test]
     fn any_count_or_cost_is_checked(n in any::<i64>(), max in 1i64..1_000_000) {
         match params::count("limit", n) {
-            Ok(c) => prop_assert!(c >= 1 && c <= params::MAX_COUNT),
+            Ok(c) => prop_assert!((1..=params::MAX_COUNT).contains(&c)),
             Err(Error::Value(m)) => prop_assert!(m.starts_with("$limit ")),
             Err(other) => prop_assert!(false, "{:?}", other),
         }
