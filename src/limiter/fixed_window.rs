@@ -27,9 +27,6 @@ impl FixedWindow {
 }
 
 impl Algorithm for FixedWindow {
-    fn name(&self) -> &'static str {
-        "FixedWindowRateLimiter"
-    }
     fn script(&self) -> &'static LuaScript {
         &SCRIPT
     }

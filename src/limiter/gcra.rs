@@ -67,9 +67,6 @@ impl Gcra {
 }
 
 impl Algorithm for Gcra {
-    fn name(&self) -> &'static str {
-        "GcraRateLimiter"
-    }
     fn script(&self) -> &'static LuaScript {
         &SCRIPT
     }

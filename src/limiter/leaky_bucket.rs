@@ -37,9 +37,6 @@ impl LeakyBucket {
 }
 
 impl Algorithm for LeakyBucket {
-    fn name(&self) -> &'static str {
-        "LeakyBucketRateLimiter"
-    }
     fn script(&self) -> &'static LuaScript {
         &SCRIPT
     }

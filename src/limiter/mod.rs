@@ -80,8 +80,6 @@ impl Op {
 
 /// One algorithm with its validated parameters.
 pub trait Algorithm: Send + Sync {
-    /// The class name users know it by, for messages.
-    fn name(&self) -> &'static str;
     fn script(&self) -> &'static LuaScript;
     /// ARGV of the script before `cost, peek`, already formatted.
     fn args(&self) -> &[Vec<u8>];

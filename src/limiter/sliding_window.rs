@@ -64,9 +64,6 @@ impl SlidingWindow {
 }
 
 impl Algorithm for SlidingWindow {
-    fn name(&self) -> &'static str {
-        "SlidingWindowRateLimiter"
-    }
     fn script(&self) -> &'static LuaScript {
         if self.blocks == 0 { &LOG } else { &BLOCKS }
     }

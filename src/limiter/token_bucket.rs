@@ -30,9 +30,6 @@ impl TokenBucket {
 }
 
 impl Algorithm for TokenBucket {
-    fn name(&self) -> &'static str {
-        "TokenBucketRateLimiter"
-    }
     fn script(&self) -> &'static LuaScript {
         &SCRIPT
     }
