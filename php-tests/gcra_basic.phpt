@@ -42,7 +42,7 @@ echo json_encode($limiter->throttle('reply')), "\n";
 
 echo "-- the interface default id '' uses the bare prefix as the key\n";
 var_dump($limiter->isAllowed(), rl_redis()->exists($p));
-var_dump($limiter instanceof RateLimiter);
+var_dump($limiter instanceof RateLimiterInterface);
 ?>
 --EXPECTF--
 NULL

@@ -7,13 +7,13 @@ The extension loads: module name, version = crate version, classes and interface
 preg_match('/^version = "([^"]+)"/m', file_get_contents(__DIR__ . '/../Cargo.toml'), $m);
 var_dump(in_array('ratelimit', get_loaded_extensions(), true));
 var_dump(phpversion('ratelimit') === $m[1]);
-var_dump(interface_exists('RateLimiter'));
+var_dump(interface_exists('RateLimiterInterface'));
 var_dump(get_parent_class('RateLimiterException'));
 var_dump((new ReflectionClass('RateLimitResult'))->isFinal());
-var_dump(in_array('RateLimiter', class_implements('FixedWindowRateLimiter'), true));
+var_dump(in_array('RateLimiterInterface', class_implements('FixedWindowRateLimiter'), true));
 $ext = new ReflectionExtension('ratelimit');
 var_dump(array_keys($ext->getINIEntries()));
-$m = new ReflectionMethod('RateLimiter', 'isAllowed');
+$m = new ReflectionMethod('RateLimiterInterface', 'isAllowed');
 foreach ($m->getParameters() as $p) {
     echo $p->getType(), ' $', $p->getName(), ' = ', var_export($p->getDefaultValue(), true), "\n";
 }

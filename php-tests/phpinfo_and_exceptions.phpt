@@ -14,7 +14,7 @@ ob_start();
 $info = ob_get_clean();
 echo preg_replace('/127\.0\.0\.1:\d+/', 'HOST:PORT', $info);
 
-function call_it(RateLimiter $l) {
+function call_it(RateLimiterInterface $l) {
     return $l->isAllowed('x');
 }
 ini_set('ratelimit.on_error', 'throw');

@@ -45,8 +45,8 @@ echo "numeric strings are read like PHP's coercive mode: ";
 $limiter = new SlidingWindowRateLimiter(RL_URL, rl_prefix('num'), '60', '2', '0');
 echo $runs($limiter, 'u1', 3), ' ', $type(rl_prefix('num') . ':u1'), "\n";
 
-echo "-- it is a RateLimiter\n";
-var_dump($limiter instanceof RateLimiter);
+echo "-- it is a RateLimiterInterface\n";
+var_dump($limiter instanceof RateLimiterInterface);
 ?>
 --EXPECT--
 -- article 000: new SlidingWindowRateLimiter($redis, 'user_rate_limit', 60, 100)
@@ -64,5 +64,5 @@ YYn hash
 YYn zset
 YYn hash
 numeric strings are read like PHP's coercive mode: YYn zset
--- it is a RateLimiter
+-- it is a RateLimiterInterface
 bool(true)

@@ -21,7 +21,7 @@ use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::token_bucket::TokenBucketRateLimiter;
 use php::classes::sliding_window::SlidingWindowRateLimiter;
 use php::classes::gcra::GcraRateLimiter;
-use php::interface::PhpInterfaceRateLimiter;
+use php::interface::PhpInterfaceRateLimiterInterface;
 use php::result::RateLimitResult;
 
 /// MINIT: ini entries and the exception class. Runs outside any PHP call, so a
@@ -38,7 +38,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
-        .interface::<PhpInterfaceRateLimiter>()
+        .interface::<PhpInterfaceRateLimiterInterface>()
         .class::<RateLimitResult>()
         .class::<FixedWindowRateLimiter>()
         .class::<TokenBucketRateLimiter>()

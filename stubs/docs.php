@@ -24,7 +24,7 @@ return [
         ],
     ],
     'classes' => [
-        'RateLimiter' => ['doc' => 'Implemented by every limiter class.'],
+        'RateLimiterInterface' => ['doc' => 'Implemented by every limiter class.'],
         'RateLimitResult' => [
             'doc' => 'One decision. Its properties cannot be written.',
             'props' => [

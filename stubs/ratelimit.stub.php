@@ -14,7 +14,7 @@
 /**
  * Implemented by every limiter class.
  */
-interface RateLimiter
+interface RateLimiterInterface
 {
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -103,7 +103,7 @@ class RateLimiterException extends RuntimeException
 /**
  * At most $limit requests per window; a window opens at the key's first accepted request.
  */
-class FixedWindowRateLimiter implements RateLimiter
+class FixedWindowRateLimiter implements RateLimiterInterface
 {
     /**
      * The remaining count after this object's last call; null before any and after reset().
@@ -155,7 +155,7 @@ class FixedWindowRateLimiter implements RateLimiter
  * At most $maxRequests in ANY interval of $windowSize seconds.
  * blocks = 0: an exact log (sorted set); blocks > 0: a counter per windowSize/blocks slice, memory independent of traffic (may deny up to one slice early).
  */
-class SlidingWindowRateLimiter implements RateLimiter
+class SlidingWindowRateLimiter implements RateLimiterInterface
 {
     /**
      * The remaining count after this object's last call; null before any and after reset().
@@ -205,7 +205,7 @@ class SlidingWindowRateLimiter implements RateLimiter
 /**
  * Starts full with $capacity tokens, refills continuously at $refillRate tokens per second; a request takes $cost tokens.
  */
-class TokenBucketRateLimiter implements RateLimiter
+class TokenBucketRateLimiter implements RateLimiterInterface
 {
     /**
      * The remaining count after this object's last call; null before any and after reset().
@@ -255,7 +255,7 @@ class TokenBucketRateLimiter implements RateLimiter
 /**
  * The level rises by cost × $requestSize and drains at $leakRate units per second; an accepted request's $delay is the level before it / leakRate.
  */
-class LeakyBucketRateLimiter implements RateLimiter
+class LeakyBucketRateLimiter implements RateLimiterInterface
 {
     /**
      * The remaining count after this object's last call; null before any and after reset().
@@ -305,7 +305,7 @@ class LeakyBucketRateLimiter implements RateLimiter
 /**
  * GCRA with redis-cell's semantics: $count per $period seconds, bursts of $maxBurst + 1.
  */
-class GcraRateLimiter implements RateLimiter
+class GcraRateLimiter implements RateLimiterInterface
 {
     /**
      * The remaining count after this object's last call; null before any and after reset().

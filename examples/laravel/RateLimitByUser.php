@@ -12,7 +12,7 @@ use Symfony\Component\HttpFoundation\Response;
 
 final class RateLimitByUser
 {
-    private static ?\RateLimiter $limiter = null;
+    private static ?\RateLimiterInterface $limiter = null;
 
     public function handle(Request $request, Closure $next): Response
     {

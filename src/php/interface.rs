@@ -1,4 +1,4 @@
-//! The `RateLimiter` interface every limiter class implements, and the macro
+//! The `RateLimiterInterface` interface every limiter class implements, and the macro
 //! that writes a class's `#[php_impl]` block: its own items (constructor,
 //! extra methods) plus the interface methods, all forwarding to the class's
 //! `state: LimiterState`, so the five classes share one implementation.
@@ -15,8 +15,8 @@ use super::result::RateLimitResult;
 use super::values::{Id, Int};
 
 #[php_interface]
-#[php(name = "RateLimiter")]
-pub trait RateLimiter {
+#[php(name = "RateLimiterInterface")]
+pub trait RateLimiterInterface {
     /// Takes `cost` units for `id` if they fit; false (and nothing taken) otherwise.
     #[php(defaults(id = "\"\"", cost = 1))]
     fn is_allowed(&mut self, id: Id, cost: Int) -> PhpResult<bool>;
@@ -40,11 +40,11 @@ pub trait RateLimiter {
 
 /// The interface's class entry, for `#[php(implements(ce = …))]` on the classes.
 pub fn rate_limiter_interface() -> &'static ClassEntry {
-    PhpInterfaceRateLimiter::get_metadata().ce()
+    PhpInterfaceRateLimiterInterface::get_metadata().ce()
 }
 
 /// Writes the `#[php_impl]` block of a limiter class: the given items, then
-/// the `RateLimiter` methods and the `$remaining` property.
+/// the `RateLimiterInterface` methods and the `$remaining` property.
 #[macro_export]
 macro_rules! rate_limiter_impl {
     ($class:ident { $($items:tt)* }) => {

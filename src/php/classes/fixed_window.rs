@@ -18,7 +18,7 @@ static SIGNATURE: Signature = Signature {
 
 #[php_class]
 #[php(name = "FixedWindowRateLimiter")]
-#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct FixedWindowRateLimiter {
     state: LimiterState,
 }

@@ -25,7 +25,7 @@ static SIGNATURE: Signature = Signature {
 
 #[php_class]
 #[php(name = "GcraRateLimiter")]
-#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct GcraRateLimiter {
     state: LimiterState,
 }

@@ -29,7 +29,7 @@ static SIGNATURE: Signature = Signature {
 
 #[php_class]
 #[php(name = "LeakyBucketRateLimiter")]
-#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct LeakyBucketRateLimiter {
     state: LimiterState,
 }

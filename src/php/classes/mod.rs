@@ -1,5 +1,5 @@
 //! One file per limiter class: its constructor forms and its parameters; the
-//! `RateLimiter` methods come from `implement_rate_limiter!`.
+//! `RateLimiterInterface` methods come from `rate_limiter_impl!`.
 pub mod fixed_window;
 pub mod leaky_bucket;
 pub mod token_bucket;

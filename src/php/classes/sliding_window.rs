@@ -22,7 +22,7 @@ static SIGNATURE: Signature = Signature {
 
 #[php_class]
 #[php(name = "SlidingWindowRateLimiter")]
-#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct SlidingWindowRateLimiter {
     state: LimiterState,
 }

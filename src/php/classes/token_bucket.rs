@@ -19,7 +19,7 @@ static SIGNATURE: Signature = Signature {
 
 #[php_class]
 #[php(name = "TokenBucketRateLimiter")]
-#[php(implements(ce = rate_limiter_interface, stub = "RateLimiter"))]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct TokenBucketRateLimiter {
     state: LimiterState,
 }
