@@ -17,7 +17,7 @@ proptest! {
     fn any_dsn_is_a_target_or_a_value_error(s in any::<String>()) {
         match parse_dsn(&s) {
             Ok(_) => {}
-            Err(Error::Value(m)) => prop_assert!(m.starts_with("$connection "), "{}", m),
+            Err(e @ Error::Param { .. }) => prop_assert!(e.param() == Some("connection") && e.to_string().starts_with("$connection "), "{}", e),
             Err(other) => prop_assert!(false, "{:?}", other),
         }
     }
@@ -51,7 +51,7 @@ proptest! {
         let seconds = f64::from_bits(bits);
         match params::seconds_to_us("window", seconds) {
             Ok(us) => prop_assert!(us >= 1 && seconds > 0.0 && seconds.is_finite()),
-            Err(Error::Value(m)) => prop_assert!(m.starts_with("$window "), "{}", m),
+            Err(e @ Error::Param { .. }) => prop_assert!(e.param() == Some("window"), "{}", e),
             Err(other) => prop_assert!(false, "{:?}", other),
         }
         let _ = params::seconds_to_ms("window", seconds);
@@ -63,7 +63,7 @@ proptest! {
     fn any_count_or_cost_is_checked(n in any::<i64>(), max in 1i64..1_000_000) {
         match params::count("limit", n) {
             Ok(c) => prop_assert!((1..=params::MAX_COUNT).contains(&c)),
-            Err(Error::Value(m)) => prop_assert!(m.starts_with("$limit ")),
+            Err(e @ Error::Param { .. }) => prop_assert!(e.param() == Some("limit"), "{}", e),
             Err(other) => prop_assert!(false, "{:?}", other),
         }
         prop_assert_eq!(params::check_cost(n, max, "the limit").is_ok(), n >= 1 && n <= max);

@@ -13,33 +13,9 @@ use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 use parking_lot::RwLock;
 
+pub use crate::limiter::OnError;
+
 pub const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
-
-/// What a call does when Redis fails (`ratelimit.on_error`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnError {
-    Throw = 0,
-    Allow = 1,
-    Deny = 2,
-}
-
-impl OnError {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "throw" => Some(OnError::Throw),
-            "allow" => Some(OnError::Allow),
-            "deny" => Some(OnError::Deny),
-            _ => None,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            OnError::Throw => "throw",
-            OnError::Allow => "allow",
-            OnError::Deny => "deny",
-        }
-    }
-}
 
 static ON_ERROR: AtomicU8 = AtomicU8::new(OnError::Throw as u8);
 static CONNECT_TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
@@ -158,14 +134,6 @@ pub static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
     IniEntryDef::end(),
 ]);
 
-pub const INI_NAMES: [&str; 5] = [
-    "ratelimit.redis_url",
-    "ratelimit.connect_timeout",
-    "ratelimit.timeout",
-    "ratelimit.on_error",
-    "ratelimit.key_prefix",
-];
-
 pub fn register(module_number: i32) {
     IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
 }
@@ -183,14 +151,5 @@ mod tests {
         assert_eq!(parse_seconds("nan"), None);
         assert_eq!(parse_seconds("inf"), None);
         assert_eq!(parse_seconds("abc"), None);
-    }
-
-    #[test]
-    fn on_error_accepts_the_three_policies_only() {
-        assert_eq!(OnError::parse("throw"), Some(OnError::Throw));
-        assert_eq!(OnError::parse("ALLOW"), Some(OnError::Allow));
-        assert_eq!(OnError::parse("deny"), Some(OnError::Deny));
-        assert_eq!(OnError::parse("ignore"), None);
-        assert_eq!(OnError::parse(""), None);
     }
 }

@@ -13,69 +13,39 @@
 //! `throttle()` answers exactly what `CL.THROTTLE` answers; the mapping from
 //! the script's microsecond reply to that tuple is `cl_throttle` below.
 
-use once_cell::sync::Lazy;
-
+use super::outcome::Outcome;
 use super::params::{self, arg, MAX_SECONDS};
-use super::{Algorithm, Op, Outcome};
+use super::policy::{Op, Policy, Script};
 use crate::error::{Error, Result};
-use crate::redis::script::LuaScript;
-
-static SCRIPT: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(include_str!("../../lua/gcra.lua")));
 
 /// The longest tolerance (and so key TTL) we accept: keeps every time in the
 /// script an integer below 2^53, where Lua's doubles are exact.
 const MAX_TOLERANCE_US: i64 = (MAX_SECONDS as i64) * 1_000_000;
 
-#[derive(Debug)]
-pub struct Gcra {
-    limit: i64,
-    interval_us: i64,
-    tolerance_us: i64,
-    args: Vec<Vec<u8>>,
-}
-
-impl Gcra {
-    /// `max_burst` requests beyond the first may come at once; `count` per
-    /// `period` seconds is the sustained rate.
-    pub fn new(max_burst: i64, count: i64, period: f64) -> Result<Self> {
-        let max_burst = params::count_or_zero("maxBurst", max_burst)?;
-        let count = params::count("count", count)?;
-        let period_us = params::seconds_to_us("period", period)?;
-        // Truncated like redis-cell truncates it (to nanoseconds there): the
-        // interval is whole microseconds, so the state stays an integer.
-        let interval_us = period_us / count;
-        if interval_us < 1 {
-            return Err(Error::value("count", format!("must be at most {period_us} (one request per microsecond of $period)")));
-        }
-        let limit = max_burst + 1;
-        let tolerance_us = interval_us.checked_mul(limit).filter(|&t| t <= MAX_TOLERANCE_US).ok_or_else(|| {
-            Error::value(
-                "maxBurst",
-                format!("must be at most {} for this $count and $period (($maxBurst + 1) × $period / $count must be at most {MAX_SECONDS} seconds)", MAX_TOLERANCE_US / interval_us - 1),
-            )
-        })?;
-        Ok(Gcra { limit, interval_us, tolerance_us, args: vec![arg(interval_us), arg(tolerance_us)] })
+/// `max_burst` requests beyond the first may come at once; `count` per
+/// `period` seconds is the sustained rate. The script's arguments are the
+/// emission interval and the tolerance, in whole microseconds.
+pub fn policy(max_burst: i64, count: i64, period: f64) -> Result<Policy> {
+    let max_burst = params::count_or_zero("maxBurst", max_burst)?;
+    let count = params::count("count", count)?;
+    let period_us = params::seconds_to_us("period", period)?;
+    // Truncated like redis-cell truncates it (to nanoseconds there): the
+    // interval is whole microseconds, so the state stays an integer.
+    let interval_us = period_us / count;
+    if interval_us < 1 {
+        return Err(Error::value("count", format!("must be at most {period_us} (one request per microsecond of $period)")));
     }
-
-    pub fn interval_us(&self) -> i64 {
-        self.interval_us
-    }
-
-    pub fn tolerance_us(&self) -> i64 {
-        self.tolerance_us
-    }
-}
-
-impl Algorithm for Gcra {
-    fn script(&self) -> &'static LuaScript {
-        &SCRIPT
-    }
-    fn args(&self) -> &[Vec<u8>] {
-        &self.args
-    }
-    fn limit(&self) -> i64 {
-        self.limit
-    }
+    let limit = max_burst + 1;
+    let tolerance_us = interval_us.checked_mul(limit).filter(|&t| t <= MAX_TOLERANCE_US).ok_or_else(|| {
+        Error::value(
+            "maxBurst",
+            format!(
+                "must be at most {} for this $count and $period (($maxBurst + 1) × $period / $count must be at most {MAX_SECONDS} seconds)",
+                MAX_TOLERANCE_US / interval_us - 1
+            ),
+        )
+    })?;
+    Ok(Policy::new(Script::Gcra, vec![arg(interval_us), arg(tolerance_us)], limit, "the limit"))
 }
 
 /// What `throttle($quantity)` asks the script. Quantity 0 peeks; a quantity
@@ -99,76 +69,66 @@ pub fn whole_seconds(us: i64) -> i64 {
 }
 
 /// `CL.THROTTLE`'s reply `[limited, limit, remaining, retry_after, reset_after]`
-/// for `quantity`, from the script's reply `{allowed, remaining, retry_us, reset_us, delay_us}`
-/// to `throttle_op(quantity)`.
-pub fn cl_throttle(limit: i64, quantity: i64, reply: &[i64]) -> Result<[i64; 5]> {
-    let &[allowed, remaining, retry_us, reset_us, _] = reply else {
-        return Err(Error::Redis(format!("unexpected script reply {reply:?}")));
-    };
+/// for `quantity`, from the decision on `throttle_op(quantity)` (the script's,
+/// or the one `ratelimit.on_error` gave).
+pub fn cl_throttle(quantity: i64, o: &Outcome) -> [i64; 5] {
     let limited = match quantity {
-        0 => false,               // a peek is never limited
-        q if q > limit => true,   // can never fit
-        _ => allowed != 1,
+        0 => false,                 // a peek is never limited
+        q if q > o.limit => true,   // can never fit
+        _ => !o.allowed,
     };
     // redis-cell gives a retry time only to a limited request that could ever fit.
-    let retry_after = if limited && quantity <= limit { whole_seconds(retry_us) } else { -1 };
-    Ok([limited as i64, limit, remaining, retry_after, whole_seconds(reset_us)])
-}
-
-/// The script reply an `Outcome` stands for, for answers that did not come
-/// from the script (`ratelimit.on_error`).
-pub fn reply_of(outcome: &Outcome) -> [i64; 5] {
-    let us = |s: f64| (s * 1e6).round() as i64;
-    [outcome.allowed as i64, outcome.remaining, us(outcome.retry_after), us(outcome.reset_after), us(outcome.delay)]
+    let retry_after = if limited && quantity <= o.limit { whole_seconds(o.retry_after_us) } else { -1 };
+    [limited as i64, o.limit, o.remaining, retry_after, whole_seconds(o.reset_after_us)]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::OnError;
+    use crate::error::value_error as msg;
+    use crate::limiter::OnError;
 
-    fn msg<T: std::fmt::Debug>(r: Result<T>) -> String {
-        match r {
-            Err(Error::Value(m)) => m,
-            other => panic!("expected ValueError, got {other:?}"),
-        }
+    /// (interval, tolerance) as the script receives them.
+    fn times(p: &Policy) -> (String, String) {
+        let s = |a: &Vec<u8>| String::from_utf8(a.clone()).unwrap();
+        (s(&p.args[0]), s(&p.args[1]))
     }
 
     #[test]
     fn parameters_become_script_arguments() {
         // The seed example: (14, 30, 60) → 2 s apart, a tolerance of 15 of them.
-        let g = Gcra::new(14, 30, 60.0).unwrap();
-        assert_eq!((g.limit(), g.interval_us(), g.tolerance_us()), (15, 2_000_000, 30_000_000));
-        assert_eq!(g.args(), &[b"2000000".to_vec(), b"30000000".to_vec()]);
+        let g = policy(14, 30, 60.0).unwrap();
+        assert_eq!((g.script, g.limit), (Script::Gcra, 15));
+        assert_eq!(times(&g), ("2000000".into(), "30000000".into()));
         // maxBurst 0 is valid in redis-cell: one request at a time.
-        let g = Gcra::new(0, 1, 1.0).unwrap();
-        assert_eq!((g.limit(), g.tolerance_us()), (1, 1_000_000));
+        let g = policy(0, 1, 1.0).unwrap();
+        assert_eq!((g.limit, times(&g).1.as_str()), (1, "1000000"));
         // The interval is truncated to whole microseconds.
-        assert_eq!(Gcra::new(2, 3, 1.0).unwrap().interval_us(), 333_333);
-        assert_eq!(Gcra::new(0, 4, 0.000004).unwrap().interval_us(), 1);
+        assert_eq!(times(&policy(2, 3, 1.0).unwrap()).0, "333333");
+        assert_eq!(times(&policy(0, 4, 0.000004).unwrap()).0, "1");
     }
 
     #[test]
     fn bad_parameters_name_themselves() {
-        assert_eq!(msg(Gcra::new(-1, 30, 60.0)), "$maxBurst must be greater than or equal to 0");
-        assert_eq!(msg(Gcra::new(1 << 40, 30, 60.0)), "$maxBurst must be at most 1099511627775");
-        assert_eq!(msg(Gcra::new(14, 0, 60.0)), "$count must be greater than or equal to 1");
-        assert_eq!(msg(Gcra::new(14, -2, 60.0)), "$count must be greater than or equal to 1");
-        assert_eq!(msg(Gcra::new(14, 30, 0.0)), "$period must be greater than 0");
-        assert_eq!(msg(Gcra::new(14, 30, -60.0)), "$period must be greater than 0");
-        assert_eq!(msg(Gcra::new(14, 30, f64::NAN)), "$period must be a finite number of seconds");
-        assert_eq!(msg(Gcra::new(14, 30, f64::INFINITY)), "$period must be a finite number of seconds");
-        assert_eq!(msg(Gcra::new(0, 2_000_000, 1.0)), "$count must be at most 1000000 (one request per microsecond of $period)");
+        assert_eq!(msg(policy(-1, 30, 60.0)), "$maxBurst must be greater than or equal to 0");
+        assert_eq!(msg(policy(1 << 40, 30, 60.0)), "$maxBurst must be at most 1099511627775");
+        assert_eq!(msg(policy(14, 0, 60.0)), "$count must be greater than or equal to 1");
+        assert_eq!(msg(policy(14, -2, 60.0)), "$count must be greater than or equal to 1");
+        assert_eq!(msg(policy(14, 30, 0.0)), "$period must be greater than 0");
+        assert_eq!(msg(policy(14, 30, -60.0)), "$period must be greater than 0");
+        assert_eq!(msg(policy(14, 30, f64::NAN)), "$period must be a finite number of seconds");
+        assert_eq!(msg(policy(14, 30, f64::INFINITY)), "$period must be a finite number of seconds");
+        assert_eq!(msg(policy(0, 2_000_000, 1.0)), "$count must be at most 1000000 (one request per microsecond of $period)");
         assert_eq!(
-            msg(Gcra::new(10, 1, 86_400.0 * 365.0)),
+            msg(policy(10, 1, 86_400.0 * 365.0)),
             "$maxBurst must be at most 9 for this $count and $period (($maxBurst + 1) × $period / $count must be at most 315360000 seconds)"
         );
-        assert!(Gcra::new(9, 1, 86_400.0 * 365.0).is_ok());
+        assert!(policy(9, 1, 86_400.0 * 365.0).is_ok());
     }
 
     #[test]
     fn cost_is_checked_against_the_limit() {
-        let g = Gcra::new(4, 1, 1.0).unwrap();
+        let g = policy(4, 1, 1.0).unwrap();
         assert!(g.check_cost(5).is_ok());
         assert!(g.check_cost(6).is_err());
         assert!(g.check_cost(0).is_err());
@@ -233,26 +193,26 @@ mod tests {
             (9, [0, 2, s, 3 * s, 0],   [1, 5, 2, -1, 3]),
         ];
         for (quantity, reply, tuple) in cases {
-            assert_eq!(cl_throttle(5, *quantity, reply).unwrap(), *tuple, "quantity {quantity}, reply {reply:?}");
+            let outcome = Outcome::from_reply(5, reply).unwrap();
+            assert_eq!(cl_throttle(*quantity, &outcome), *tuple, "quantity {quantity}, reply {reply:?}");
         }
-        assert!(matches!(cl_throttle(5, 1, &[1, 2]), Err(Error::Redis(_))));
     }
 
     #[test]
     fn seed_example() {
         // (…, 'tom', 14, 30, 60): the first throttle('reply') on an idle key.
-        let g = Gcra::new(14, 30, 60.0).unwrap();
-        let reply = [1, 14, 0, g.interval_us(), 0];
-        assert_eq!(cl_throttle(g.limit(), 1, &reply).unwrap(), [0, 15, 14, -1, 2]);
+        let g = policy(14, 30, 60.0).unwrap();
+        let outcome = g.outcome(&[1, 14, 0, 2_000_000, 0]).unwrap();
+        assert_eq!(cl_throttle(1, &outcome), [0, 15, 14, -1, 2]);
     }
 
     #[test]
     fn on_error_answers_as_tuples() {
         let allow = Outcome::on_error(OnError::Allow, 15).unwrap();
-        assert_eq!(cl_throttle(15, 1, &reply_of(&allow)).unwrap(), [0, 15, 15, -1, 0]);
-        assert_eq!(cl_throttle(15, 16, &reply_of(&allow)).unwrap(), [1, 15, 15, -1, 0]);
+        assert_eq!(cl_throttle(1, &allow), [0, 15, 15, -1, 0]);
+        assert_eq!(cl_throttle(16, &allow), [1, 15, 15, -1, 0]);
         let deny = Outcome::on_error(OnError::Deny, 15).unwrap();
-        assert_eq!(cl_throttle(15, 1, &reply_of(&deny)).unwrap(), [1, 15, 0, 1, 1]);
-        assert_eq!(cl_throttle(15, 0, &reply_of(&deny)).unwrap(), [0, 15, 0, -1, 1]);
+        assert_eq!(cl_throttle(1, &deny), [1, 15, 0, 1, 1]);
+        assert_eq!(cl_throttle(0, &deny), [0, 15, 0, -1, 1]);
     }
 }

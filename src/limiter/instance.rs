@@ -1,44 +1,45 @@
-//! A limiter bound to its Redis: an algorithm, the pool slot of its target and
-//! its key prefix. Builds the key, runs the algorithm's script, applies
-//! `ratelimit.on_error`. Still no Zval here.
+//! A limiter bound to its Redis: a policy, the pool slot of its target and its
+//! full key prefix. Builds the key, runs the policy's script, applies the
+//! `on_error` policy it is handed. No Zval and no ini setting here: the PHP
+//! layer passes the prefix, timeouts and `on_error` in.
 
 use std::sync::Arc;
 
 use super::params::{self, MAX_KEY_BYTES};
-use super::{Algorithm, Op, Outcome};
+use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::redis::pool::{Slot, Timeouts};
-use crate::settings;
+use crate::redis::scripts;
+
+/// What one call needs besides its arguments, read by the caller when the call is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallOptions {
+    pub timeouts: Timeouts,
+    pub on_error: OnError,
+}
 
 pub struct Limiter {
-    algorithm: Box<dyn Algorithm>,
+    policy: Policy,
     slot: Arc<Slot>,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
-    connect_timeout: Option<std::time::Duration>,
-    reply_timeout: Option<std::time::Duration>,
 }
 
 impl Limiter {
-    pub fn new(
-        algorithm: Box<dyn Algorithm>,
-        slot: Arc<Slot>,
-        key_prefix: &[u8],
-        connect_timeout: Option<std::time::Duration>,
-        reply_timeout: Option<std::time::Duration>,
-    ) -> Result<Self> {
+    /// `key_prefix` is the user's (validated here); `global_prefix` is
+    /// `ratelimit.key_prefix` as it was at construction.
+    pub fn new(policy: Policy, slot: Arc<Slot>, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
-        let mut prefix = settings::key_prefix();
-        prefix.extend_from_slice(key_prefix);
-        Ok(Limiter { algorithm, slot, prefix, connect_timeout, reply_timeout })
+        let prefix = [global_prefix, key_prefix].concat();
+        Ok(Limiter { policy, slot, prefix })
     }
 
     pub fn limit(&self) -> i64 {
-        self.algorithm.limit()
+        self.policy.limit
     }
 
-    pub fn algorithm(&self) -> &dyn Algorithm {
-        &*self.algorithm
+    pub fn policy(&self) -> &Policy {
+        &self.policy
     }
 
     /// The Redis key for `id`: `prefix:id`, or the bare prefix for the empty id.
@@ -56,49 +57,33 @@ impl Limiter {
         Ok(key)
     }
 
-    fn timeouts(&self) -> Timeouts {
-        Timeouts {
-            connect: self.connect_timeout.unwrap_or_else(settings::connect_timeout),
-            reply: self.reply_timeout.unwrap_or_else(settings::timeout),
-        }
+    /// A decision for `op` on the Redis server's clock, with `opts.on_error`
+    /// applied to a Redis failure. Arguments are checked first: a bad one never
+    /// reaches Redis.
+    pub fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
+        self.decide_at(id, op, opts, None)
     }
 
-    /// Runs the algorithm's script for `op` and returns the raw integer reply.
-    /// Arguments are checked first: a bad one never reaches Redis.
-    pub fn run(&self, id: &[u8], op: Op) -> Result<Vec<i64>> {
-        self.algorithm.check_cost(op.cost())?;
+    /// `decide`, with the script's clock replaced by `now_us` (microseconds)
+    /// when given: for replaying an algorithm against a table of instants in
+    /// tests. The PHP API never passes it. It is safe to have: the clock only
+    /// changes what the script computes for a key that the same client can
+    /// already write or delete at will.
+    pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
+        self.policy.check_cost(op.cost())?;
         let key = self.key(id)?;
-        let cost = params::arg(op.cost());
-        let peek: &[u8] = if op.is_peek() { b"1" } else { b"0" };
-        let mut args: Vec<&[u8]> = self.algorithm.args().iter().map(Vec::as_slice).collect();
-        args.push(&cost);
-        args.push(peek);
-        let script = self.algorithm.script();
-        self.slot.run(self.timeouts(), |conn| script.run(conn, &key, &args))
-    }
-
-    /// A decision for `op`, with `ratelimit.on_error` applied to a Redis failure.
-    pub fn decide(&self, id: &[u8], op: Op) -> Result<Outcome> {
-        self.decide_with_reply(id, op).map(|(outcome, _)| outcome)
-    }
-
-    /// `decide`, also handing back the script's integer reply, for methods that
-    /// need its exact microseconds (GCRA's `throttle()` rounds them the way
-    /// redis-cell does). The reply is `None` when `ratelimit.on_error` answered.
-    pub fn decide_with_reply(&self, id: &[u8], op: Op) -> Result<(Outcome, Option<Vec<i64>>)> {
-        match self.run(id, op) {
-            Ok(reply) => Ok((self.algorithm.outcome(&reply)?, Some(reply))),
-            Err(Error::Redis(cause)) => {
-                let outcome = Outcome::on_error(settings::on_error(), self.limit()).ok_or(Error::Redis(cause))?;
-                Ok((outcome, None))
-            }
+        let args = self.policy.call_args(op, now_us);
+        let script = scripts::lua(self.policy.script);
+        match self.slot.run(opts.timeouts, |conn| script.run(conn, &key, &args)) {
+            Ok(reply) => self.policy.outcome(&reply),
+            Err(Error::Redis(cause)) => Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause)),
             Err(e) => Err(e),
         }
     }
 
-    /// Deletes the key of `id`. Always throws on failure: a lost reset is a lost write.
-    pub fn reset(&self, id: &[u8]) -> Result<()> {
+    /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.
+    pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
-        self.slot.run(self.timeouts(), |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ())
+        self.slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ())
     }
 }

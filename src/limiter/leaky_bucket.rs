@@ -4,99 +4,65 @@
 //! before it divided by the rate: when it leaks out, so callers that wait it
 //! get a constant outflow. The key expires when the bucket would be empty.
 
-use once_cell::sync::Lazy;
-
 use super::params::{self, arg};
-use super::Algorithm;
+use super::policy::{Policy, Script};
 use crate::error::{Error, Result};
-use crate::redis::script::LuaScript;
 
-static SCRIPT: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(include_str!("../../lua/leaky_bucket.lua")));
-
-#[derive(Debug)]
-pub struct LeakyBucket {
-    capacity: i64,
-    request_size: i64,
-    args: Vec<Vec<u8>>,
-}
-
-impl LeakyBucket {
-    /// `bucket_capacity` units, draining at `leak_rate` units per second; a
-    /// request of cost 1 adds `request_size` units.
-    pub fn new(bucket_capacity: i64, leak_rate: f64, request_size: i64) -> Result<Self> {
-        let capacity = params::count("bucketCapacity", bucket_capacity)?;
-        let rate = params::rate("leakRate", leak_rate)?;
-        params::flow_seconds("leakRate", capacity, rate)?;
-        let request_size = params::count("requestSize", request_size)?;
-        if request_size > capacity {
-            return Err(Error::value("requestSize", format!("must be at most the bucket capacity ({capacity}), {request_size} given")));
-        }
-        // f64's Display is the shortest exact decimal, never an exponent: Lua's tonumber reads it back.
-        Ok(LeakyBucket { capacity, request_size, args: vec![arg(capacity), arg(rate), arg(request_size)] })
+/// `bucket_capacity` units, draining at `leak_rate` units per second; a
+/// request of cost 1 adds `request_size` units. `limit` and `remaining` are
+/// in capacity units.
+pub fn policy(bucket_capacity: i64, leak_rate: f64, request_size: i64) -> Result<Policy> {
+    let capacity = params::count("bucketCapacity", bucket_capacity)?;
+    let rate = params::rate("leakRate", leak_rate)?;
+    params::flow_seconds("leakRate", capacity, rate)?;
+    let request_size = params::count("requestSize", request_size)?;
+    if request_size > capacity {
+        return Err(Error::value("requestSize", format!("must be at most the bucket capacity ({capacity}), {request_size} given")));
     }
-}
-
-impl Algorithm for LeakyBucket {
-    fn script(&self) -> &'static LuaScript {
-        &SCRIPT
+    // f64's Display is the shortest exact decimal, never an exponent: Lua's tonumber reads it back.
+    let mut policy = Policy::new(Script::LeakyBucket, vec![arg(capacity), arg(rate), arg(request_size)], capacity, "the capacity");
+    // `cost × request_size` must fit the bucket: bounded by a quotient, so a
+    // huge cost cannot overflow a product.
+    if request_size > 1 {
+        policy.max_cost = capacity / request_size;
+        policy.max_cost_is = format!("the capacity {capacity} / the request size {request_size}");
     }
-    fn args(&self) -> &[Vec<u8>] {
-        &self.args
-    }
-    /// In capacity units, as `remaining` is.
-    fn limit(&self) -> i64 {
-        self.capacity
-    }
-    /// `cost × request_size` must fit the bucket; divided rather than
-    /// multiplied, so a huge cost cannot overflow.
-    fn check_cost(&self, cost: i64) -> Result<()> {
-        if self.request_size == 1 {
-            return params::check_cost(cost, self.capacity, "the capacity");
-        }
-        let what = format!("the capacity {} / the request size {}", self.capacity, self.request_size);
-        params::check_cost(cost, self.capacity / self.request_size, &what)
-    }
+    Ok(policy)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::value_error;
     use crate::limiter::Outcome;
-
-    fn value_error<T: std::fmt::Debug>(r: Result<T>) -> String {
-        match r {
-            Err(Error::Value(m)) => m,
-            other => panic!("expected ValueError, got {other:?}"),
-        }
-    }
 
     #[test]
     fn parameters_become_script_arguments() {
-        let lb = LeakyBucket::new(10, 2.5, 1).unwrap();
-        assert_eq!(lb.args(), &[b"10".to_vec(), b"2.5".to_vec(), b"1".to_vec()]);
-        assert_eq!(lb.limit(), 10);
-        let sized = LeakyBucket::new(100, 0.001, 7).unwrap();
-        assert_eq!(sized.args(), &[b"100".to_vec(), b"0.001".to_vec(), b"7".to_vec()]);
+        let lb = policy(10, 2.5, 1).unwrap();
+        assert_eq!(lb.args, [b"10".to_vec(), b"2.5".to_vec(), b"1".to_vec()]);
+        assert_eq!((lb.script, lb.limit), (Script::LeakyBucket, 10));
+        let sized = policy(100, 0.001, 7).unwrap();
+        assert_eq!(sized.args, [b"100".to_vec(), b"0.001".to_vec(), b"7".to_vec()]);
     }
 
     #[test]
     fn bad_parameters_name_themselves() {
-        assert_eq!(value_error(LeakyBucket::new(0, 1.0, 1)), "$bucketCapacity must be greater than or equal to 1");
-        assert_eq!(value_error(LeakyBucket::new(10, 0.0, 1)), "$leakRate must be greater than 0");
-        assert_eq!(value_error(LeakyBucket::new(10, -2.0, 1)), "$leakRate must be greater than 0");
-        assert_eq!(value_error(LeakyBucket::new(10, f64::NAN, 1)), "$leakRate must be a finite number");
-        assert_eq!(value_error(LeakyBucket::new(10, f64::NEG_INFINITY, 1)), "$leakRate must be a finite number");
-        assert_eq!(value_error(LeakyBucket::new(10, 1.0, 0)), "$requestSize must be greater than or equal to 1");
-        assert_eq!(value_error(LeakyBucket::new(10, 1.0, 11)), "$requestSize must be at most the bucket capacity (10), 11 given");
-        assert!(value_error(LeakyBucket::new(1000, 1e-6, 1)).starts_with("$leakRate must be at least 1000/315360000"));
+        assert_eq!(value_error(policy(0, 1.0, 1)), "$bucketCapacity must be greater than or equal to 1");
+        assert_eq!(value_error(policy(10, 0.0, 1)), "$leakRate must be greater than 0");
+        assert_eq!(value_error(policy(10, -2.0, 1)), "$leakRate must be greater than 0");
+        assert_eq!(value_error(policy(10, f64::NAN, 1)), "$leakRate must be a finite number");
+        assert_eq!(value_error(policy(10, f64::NEG_INFINITY, 1)), "$leakRate must be a finite number");
+        assert_eq!(value_error(policy(10, 1.0, 0)), "$requestSize must be greater than or equal to 1");
+        assert_eq!(value_error(policy(10, 1.0, 11)), "$requestSize must be at most the bucket capacity (10), 11 given");
+        assert!(value_error(policy(1000, 1e-6, 1)).starts_with("$leakRate must be at least 1000/315360000"));
     }
 
     #[test]
     fn cost_times_request_size_must_fit() {
-        let lb = LeakyBucket::new(10, 1.0, 1).unwrap();
+        let lb = policy(10, 1.0, 1).unwrap();
         assert!(lb.check_cost(10).is_ok());
         assert_eq!(value_error(lb.check_cost(11)), "$cost must be at most 10 (the capacity), 11 given");
-        let sized = LeakyBucket::new(10, 1.0, 3).unwrap();
+        let sized = policy(10, 1.0, 3).unwrap();
         assert!(sized.check_cost(1).is_ok()); // what peek() asks for
         assert!(sized.check_cost(3).is_ok());
         assert_eq!(value_error(sized.check_cost(4)), "$cost must be at most 3 (the capacity 10 / the request size 3), 4 given");
@@ -106,11 +72,11 @@ mod tests {
 
     #[test]
     fn replies_map_to_outcomes_with_delay() {
-        let lb = LeakyBucket::new(10, 2.0, 1).unwrap();
+        let lb = policy(10, 2.0, 1).unwrap();
         let accepted = lb.outcome(&[1, 7, 0, 1_500_000, 1_000_000]).unwrap();
-        assert_eq!(accepted, Outcome { allowed: true, limit: 10, remaining: 7, retry_after: 0.0, reset_after: 1.5, delay: 1.0 });
+        assert_eq!(accepted, Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 1_500_000, delay_us: 1_000_000 });
         // A denied request has no delay, whatever the script says.
         let denied = lb.outcome(&[0, 0, 500_000, 5_000_000, 123]).unwrap();
-        assert_eq!((denied.allowed, denied.retry_after, denied.reset_after, denied.delay), (false, 0.5, 5.0, 0.0));
+        assert_eq!((denied.allowed, denied.retry_after(), denied.reset_after(), denied.delay()), (false, 0.5, 5.0, 0.0));
     }
 }

@@ -116,12 +116,7 @@ pub fn arg(n: impl ToString) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    fn msg(r: Result<impl std::fmt::Debug>) -> String {
-        match r {
-            Err(Error::Value(m)) => m,
-            other => panic!("expected ValueError, got {other:?}"),
-        }
-    }
+    use crate::error::value_error as msg;
 
     #[test]
     fn seconds() {

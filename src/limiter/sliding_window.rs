@@ -7,71 +7,39 @@
 //!   (`lua/sliding_blocks.lua`). Memory depends on `blocks` only; every slice that
 //!   overlaps the window counts, so it may deny up to one slice early, never late.
 
-use once_cell::sync::Lazy;
-
 use super::params::{self, arg};
-use super::Algorithm;
+use super::policy::{Policy, Script};
 use crate::error::{Error, Result};
-use crate::redis::script::LuaScript;
-
-static LOG: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(include_str!("../../lua/sliding_log.lua")));
-static BLOCKS: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(include_str!("../../lua/sliding_blocks.lua")));
 
 /// The shortest slice in blocks mode. Redis expiries are milliseconds, and a
 /// slice shorter than that buys nothing over the exact log but a bigger hash.
 pub const MIN_SLICE_US: i64 = 1000;
 
-#[derive(Debug)]
-pub struct SlidingWindow {
-    limit: i64,
-    blocks: i64,
-    args: Vec<Vec<u8>>,
-}
-
-impl SlidingWindow {
-    /// `window_size` in seconds (at least 1 ms), `max_requests` per window,
-    /// `blocks` = 0 for the exact log, else the number of slices per window
-    /// (each slice at least 1 ms).
-    pub fn new(window_size: f64, max_requests: i64, blocks: i64) -> Result<Self> {
-        params::seconds_to_ms("windowSize", window_size)?; // at least one millisecond
-        let window_us = params::seconds_to_us("windowSize", window_size)?;
-        let limit = params::count("maxRequests", max_requests)?;
-        let most = window_us / MIN_SLICE_US;
-        if blocks < 0 {
-            return Err(Error::value("blocks", format!("must be greater than or equal to 0, {blocks} given")));
-        }
-        if blocks > most {
-            return Err(Error::value(
-                "blocks",
-                format!("must be at most {most}, so that each slice of the window lasts at least 1 ms; {blocks} given"),
-            ));
-        }
-        let args = if blocks == 0 {
-            // The log's key lives one window (rounded up to whole ms) after its newest entry.
-            let ttl_ms = (window_us + 999) / 1000;
-            vec![arg(window_us), arg(limit), arg(ttl_ms)]
-        } else {
-            // Whole microseconds; the script counts every slice overlapping the
-            // window, so a slice a little shorter than window / blocks is still exact.
-            vec![arg(window_us), arg(limit), arg(window_us / blocks)]
-        };
-        Ok(SlidingWindow { limit, blocks, args })
+/// `window_size` in seconds (at least 1 ms), `max_requests` per window,
+/// `blocks` = 0 for the exact log, else the number of slices per window
+/// (each slice at least 1 ms).
+pub fn policy(window_size: f64, max_requests: i64, blocks: i64) -> Result<Policy> {
+    params::seconds_to_ms("windowSize", window_size)?; // at least one millisecond
+    let window_us = params::seconds_to_us("windowSize", window_size)?;
+    let limit = params::count("maxRequests", max_requests)?;
+    let most = window_us / MIN_SLICE_US;
+    if blocks < 0 {
+        return Err(Error::value("blocks", format!("must be greater than or equal to 0, {blocks} given")));
     }
-
-    pub fn blocks(&self) -> i64 {
-        self.blocks
+    if blocks > most {
+        return Err(Error::value(
+            "blocks",
+            format!("must be at most {most}, so that each slice of the window lasts at least 1 ms; {blocks} given"),
+        ));
     }
-}
-
-impl Algorithm for SlidingWindow {
-    fn script(&self) -> &'static LuaScript {
-        if self.blocks == 0 { &LOG } else { &BLOCKS }
-    }
-    fn args(&self) -> &[Vec<u8>] {
-        &self.args
-    }
-    fn limit(&self) -> i64 {
-        self.limit
+    if blocks == 0 {
+        // The log's key lives one window (rounded up to whole ms) after its newest entry.
+        let ttl_ms = (window_us + 999) / 1000;
+        Ok(Policy::new(Script::SlidingLog, vec![arg(window_us), arg(limit), arg(ttl_ms)], limit, "the limit"))
+    } else {
+        // Whole microseconds; the script counts every slice overlapping the
+        // window, so a slice a little shorter than window / blocks is still exact.
+        Ok(Policy::new(Script::SlidingBlocks, vec![arg(window_us), arg(limit), arg(window_us / blocks)], limit, "the limit"))
     }
 }
 
@@ -79,74 +47,65 @@ impl Algorithm for SlidingWindow {
 mod tests {
     use super::*;
 
-    fn args(sw: &SlidingWindow) -> Vec<String> {
-        sw.args().iter().map(|a| String::from_utf8(a.clone()).unwrap()).collect()
-    }
+    use crate::error::value_error as msg;
 
-    fn msg(r: Result<SlidingWindow>) -> String {
-        match r {
-            Err(Error::Value(m)) => m,
-            other => panic!("expected ValueError, got {other:?}"),
-        }
+    fn args(sw: &Policy) -> Vec<String> {
+        sw.args.iter().map(|a| String::from_utf8(a.clone()).unwrap()).collect()
     }
 
     #[test]
     fn log_mode_arguments() {
-        let sw = SlidingWindow::new(60.0, 100, 0).unwrap();
+        let sw = policy(60.0, 100, 0).unwrap();
         assert_eq!(args(&sw), ["60000000", "100", "60000"]);
-        assert_eq!((sw.limit(), sw.blocks()), (100, 0));
-        assert!(std::ptr::eq(sw.script(), &*LOG));
+        assert_eq!((sw.limit, sw.script), (100, Script::SlidingLog));
         // The TTL is the window rounded UP to whole milliseconds.
-        assert_eq!(args(&SlidingWindow::new(0.0015, 1, 0).unwrap()), ["1500", "1", "2"]);
-        assert_eq!(args(&SlidingWindow::new(0.001, 1, 0).unwrap()), ["1000", "1", "1"]);
+        assert_eq!(args(&policy(0.0015, 1, 0).unwrap()), ["1500", "1", "2"]);
+        assert_eq!(args(&policy(0.001, 1, 0).unwrap()), ["1000", "1", "1"]);
     }
 
     #[test]
     fn blocks_mode_arguments() {
-        let sw = SlidingWindow::new(60.0, 120, 3).unwrap();
+        let sw = policy(60.0, 120, 3).unwrap();
         assert_eq!(args(&sw), ["60000000", "120", "20000000"]);
-        assert!(std::ptr::eq(sw.script(), &*BLOCKS));
+        assert_eq!(sw.script, Script::SlidingBlocks);
         // A slice that does not divide the window is floored to whole µs.
-        assert_eq!(args(&SlidingWindow::new(1.0, 5, 3).unwrap()), ["1000000", "5", "333333"]);
+        assert_eq!(args(&policy(1.0, 5, 3).unwrap()), ["1000000", "5", "333333"]);
         // The finest allowed: 1 ms slices.
-        assert_eq!(args(&SlidingWindow::new(1.0, 5, 1000).unwrap()), ["1000000", "5", "1000"]);
+        assert_eq!(args(&policy(1.0, 5, 1000).unwrap()), ["1000000", "5", "1000"]);
     }
 
     #[test]
     fn bad_window_and_limit_name_themselves() {
-        assert_eq!(msg(SlidingWindow::new(0.0, 1, 0)), "$windowSize must be greater than 0");
-        assert_eq!(msg(SlidingWindow::new(-3.0, 1, 0)), "$windowSize must be greater than 0");
-        assert_eq!(msg(SlidingWindow::new(f64::NAN, 1, 0)), "$windowSize must be a finite number of seconds");
-        assert_eq!(msg(SlidingWindow::new(f64::INFINITY, 1, 0)), "$windowSize must be a finite number of seconds");
-        assert_eq!(msg(SlidingWindow::new(0.0005, 1, 0)), "$windowSize must be at least 0.001 (one millisecond)");
-        assert!(msg(SlidingWindow::new(1e10, 1, 0)).starts_with("$windowSize must be at most"));
-        assert_eq!(msg(SlidingWindow::new(1.0, 0, 0)), "$maxRequests must be greater than or equal to 1");
-        assert_eq!(msg(SlidingWindow::new(1.0, -1, 0)), "$maxRequests must be greater than or equal to 1");
+        assert_eq!(msg(policy(0.0, 1, 0)), "$windowSize must be greater than 0");
+        assert_eq!(msg(policy(-3.0, 1, 0)), "$windowSize must be greater than 0");
+        assert_eq!(msg(policy(f64::NAN, 1, 0)), "$windowSize must be a finite number of seconds");
+        assert_eq!(msg(policy(f64::INFINITY, 1, 0)), "$windowSize must be a finite number of seconds");
+        assert_eq!(msg(policy(0.0005, 1, 0)), "$windowSize must be at least 0.001 (one millisecond)");
+        assert!(msg(policy(1e10, 1, 0)).starts_with("$windowSize must be at most"));
+        assert_eq!(msg(policy(1.0, 0, 0)), "$maxRequests must be greater than or equal to 1");
+        assert_eq!(msg(policy(1.0, -1, 0)), "$maxRequests must be greater than or equal to 1");
     }
 
     #[test]
     fn bad_blocks_name_themselves() {
-        assert_eq!(msg(SlidingWindow::new(1.0, 1, -1)), "$blocks must be greater than or equal to 0, -1 given");
+        assert_eq!(msg(policy(1.0, 1, -1)), "$blocks must be greater than or equal to 0, -1 given");
         assert_eq!(
-            msg(SlidingWindow::new(1.0, 1, 1001)),
+            msg(policy(1.0, 1, 1001)),
             "$blocks must be at most 1000, so that each slice of the window lasts at least 1 ms; 1001 given"
         );
         assert_eq!(
-            msg(SlidingWindow::new(0.001, 1, 2)),
+            msg(policy(0.001, 1, 2)),
             "$blocks must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given"
         );
         // The window is checked before blocks: its message wins.
-        assert!(msg(SlidingWindow::new(0.0, 1, -1)).starts_with("$windowSize"));
+        assert!(msg(policy(0.0, 1, -1)).starts_with("$windowSize"));
     }
 
     #[test]
     fn cost_is_checked_against_max_requests() {
-        let sw = SlidingWindow::new(1.0, 3, 0).unwrap();
+        let sw = policy(1.0, 3, 0).unwrap();
         assert!(sw.check_cost(3).is_ok());
-        assert_eq!(
-            sw.check_cost(4),
-            Err(Error::Value("$cost must be at most 3 (the limit), 4 given".into()))
-        );
+        assert_eq!(msg(sw.check_cost(4)), "$cost must be at most 3 (the limit), 4 given");
         assert!(sw.check_cost(0).is_err());
     }
 }

@@ -37,7 +37,7 @@ pub fn resolve(connection: Option<&Zval>) -> Result<(Target, TimeoutOverrides)> 
             return from_phpredis(z);
         }
     }
-    Err(Error::Type(format!("$connection must be of type Redis|array|string|null, {} given", type_name(z))))
+    Err(Error::type_error("connection", format!("must be of type Redis|array|string|null, {} given", type_name(z))))
 }
 
 fn is_redis_subclass(object: &ZendObject) -> bool {
@@ -46,7 +46,7 @@ fn is_redis_subclass(object: &ZendObject) -> bool {
 
 /// Names the array entry in an error about it: "$connection port must be …".
 fn entry<T>(name: &str, r: Result<T>) -> Result<T> {
-    r.map_err(|e| e.map_message(|m| m.replacen("$connection ", &format!("$connection {name} "), 1)))
+    r.map_err(|e| e.in_entry(name))
 }
 
 fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
@@ -93,7 +93,7 @@ fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
         return Ok(());
     }
     let Some(a) = auth.array() else {
-        return Err(Error::Type(format!("$connection auth must be of type string|array, {} given", type_name(auth))));
+        return Err(Error::type_error("connection", format!("auth must be of type string|array, {} given", type_name(auth))));
     };
     let text = |z: Option<&Zval>| -> Result<Option<String>> {
         match z.map(Zval::dereference).filter(|z| !z.is_null()) {

@@ -10,7 +10,7 @@ use ext_php_rs::builders::ClassBuilder;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::zend::{ce, ClassEntry};
 
-use crate::error::Error;
+use crate::error::{Error, Kind};
 
 pub const EXCEPTION_CLASS: &str = "RateLimiterException";
 
@@ -48,29 +48,41 @@ fn rate_limiter_exception() -> &'static ClassEntry {
     if ce.is_null() { ce::exception() } else { unsafe { &*ce } }
 }
 
-impl From<Error> for PhpException {
-    fn from(e: Error) -> Self {
-        match e {
-            Error::Value(m) => PhpException::new(m, 0, ce::value_error()),
-            Error::Type(m) => PhpException::new(m, 0, ce::type_error()),
-            Error::ArgumentCount(m) => PhpException::new(m, 0, ce::argument_count_error()),
-            Error::Redis(m) => PhpException::new(m, 0, rate_limiter_exception()),
-        }
+fn class_of(e: &Error) -> &'static ClassEntry {
+    match e {
+        Error::Param { invalid, .. } => match invalid.kind {
+            Kind::Value => ce::value_error(),
+            Kind::Type => ce::type_error(),
+        },
+        Error::ArgumentCount(_) => ce::argument_count_error(),
+        Error::Redis(_) => rate_limiter_exception(),
     }
 }
 
-/// Puts a parameter error in PHP's own words: `$window must be …` raised by
-/// `Foo::__construct()` for its 3rd argument becomes
-/// `Foo::__construct(): Argument #3 ($window) must be …`.
-pub fn in_call(e: Error, function: &str, params: &[&str]) -> Error {
-    e.map_message(|m| {
-        for (i, p) in params.iter().enumerate() {
-            if let Some(rest) = m.strip_prefix('$').and_then(|r| r.strip_prefix(*p)).and_then(|r| r.strip_prefix(' ')) {
-                return format!("{function}(): Argument #{} (${p}) {rest}", i + 1);
-            }
-        }
-        format!("{function}(): {m}")
-    })
+/// An error outside any PHP call's arguments, as it reads.
+impl From<Error> for PhpException {
+    fn from(e: Error) -> Self {
+        PhpException::new(e.to_string(), 0, class_of(&e))
+    }
+}
+
+/// The message of `e` raised by `function` whose parameters are `params`, in
+/// PHP's own words: a bad `$window`, the 3rd parameter of
+/// `Foo::__construct()`, reads `Foo::__construct(): Argument #3 ($window) must be …`.
+/// Other errors are already complete sentences.
+pub fn message_in_call(e: &Error, function: &str, params: &[&str]) -> String {
+    match e {
+        Error::Param { param, invalid } => match params.iter().position(|p| p == param) {
+            Some(i) => format!("{function}(): Argument #{} (${param}) {}", i + 1, invalid.must),
+            None => format!("{function}(): ${param} {}", invalid.must),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// The PHP exception for `e` raised by `function(params…)`.
+pub fn in_call(e: Error, function: &str, params: &[&str]) -> PhpException {
+    PhpException::new(message_in_call(&e, function, params), 0, class_of(&e))
 }
 
 #[cfg(test)]
@@ -79,13 +91,13 @@ mod tests {
 
     #[test]
     fn parameter_errors_read_like_php() {
-        let e = in_call(Error::Value("$window must be greater than 0".into()), "X::__construct", &["connection", "keyPrefix", "window"]);
-        assert_eq!(e, Error::Value("X::__construct(): Argument #3 ($window) must be greater than 0".into()));
-        let e = in_call(Error::Value("$windowSize x".into()), "X::f", &["window", "windowSize"]);
-        assert_eq!(e, Error::Value("X::f(): Argument #2 ($windowSize) x".into()));
-        let e = in_call(Error::Type("something else".into()), "X::f", &["a"]);
-        assert_eq!(e, Error::Type("X::f(): something else".into()));
-        let e = in_call(Error::Redis("down".into()), "X::f", &["a"]);
-        assert_eq!(e, Error::Redis("down".into()));
+        let e = Error::value("window", "must be greater than 0");
+        assert_eq!(message_in_call(&e, "X::__construct", &["connection", "keyPrefix", "window"]), "X::__construct(): Argument #3 ($window) must be greater than 0");
+        let e = Error::value("windowSize", "x");
+        assert_eq!(message_in_call(&e, "X::f", &["window", "windowSize"]), "X::f(): Argument #2 ($windowSize) x");
+        let e = Error::type_error("other", "is required");
+        assert_eq!(message_in_call(&e, "X::f", &["a"]), "X::f(): $other is required");
+        assert_eq!(message_in_call(&Error::Redis("down".into()), "X::f", &["a"]), "down");
+        assert_eq!(message_in_call(&Error::ArgumentCount("X::f(): too many".into()), "X::f", &["a"]), "X::f(): too many");
     }
 }

@@ -8,6 +8,7 @@
 //! short form's positions are mapped onto long names here, and its own names
 //! are the ones its error messages show.
 
+use ext_php_rs::exception::PhpException;
 use ext_php_rs::types::Zval;
 
 use super::exceptions::in_call;
@@ -122,9 +123,6 @@ fn form_name(short: bool) -> &'static str {
 }
 
 impl<'a> Args<'a> {
-    pub fn is_short(&self) -> bool {
-        self.short
-    }
     /// The connection argument; `None` in the short form (default connection).
     pub fn connection(&self) -> Option<&'a Zval> {
         self.connection
@@ -137,36 +135,32 @@ impl<'a> Args<'a> {
         form.slots.iter().find(|(_, l)| *l == long).map_or(long, |(s, _)| s)
     }
     pub fn bytes(&self, long: &'static str) -> Result<Vec<u8>> {
-        let z = self.get(long).ok_or_else(|| Error::Type(format!("${} is required", self.shown(long))))?;
+        let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;
         values::bytes(long, z).map(|b| b.into_owned())
     }
     pub fn int(&self, long: &'static str) -> Result<i64> {
-        let z = self.get(long).ok_or_else(|| Error::Type(format!("${} is required", self.shown(long))))?;
+        let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;
         values::int(long, z)
     }
     pub fn int_or(&self, long: &'static str, default: i64) -> Result<i64> {
         self.get(long).map_or(Ok(default), |z| values::int(long, z))
     }
     pub fn float(&self, long: &'static str) -> Result<f64> {
-        let z = self.get(long).ok_or_else(|| Error::Type(format!("${} is required", self.shown(long))))?;
+        let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;
         values::float(long, z)
     }
 
-    /// Puts an error raised while reading these arguments in PHP's words, with
-    /// the position and name the caller used in this form.
-    pub fn explain(&self, e: Error) -> Error {
+    /// The PHP exception for an error raised while reading or validating
+    /// these arguments, in PHP's words, with the position and name the caller
+    /// used in this form (validation speaks long-form names).
+    pub fn explain(&self, e: Error) -> PhpException {
         let form = if self.short { &self.sig.short } else { &self.sig.long };
         let function = format!("{}::__construct", self.sig.class);
-        // Validation speaks long-form names; the short form's caller knows others.
-        let renamed = e.map_message(|m| {
-            for (s, l) in form.slots {
-                if let Some(rest) = m.strip_prefix('$').and_then(|r| r.strip_prefix(*l)).filter(|r| r.starts_with(' ')) {
-                    return format!("${s}{rest}");
-                }
-            }
-            m
-        });
+        let e = match form.slots.iter().find(|(_, l)| Some(*l) == e.param()) {
+            Some((shown, long)) => e.renamed(long, shown),
+            None => e,
+        };
         let shown: Vec<&str> = form.slots.iter().map(|(s, _)| *s).collect();
-        in_call(renamed, &function, &shown)
+        in_call(e, &function, &shown)
     }
 }

@@ -45,7 +45,6 @@ pub fn rate_limiter_interface() -> &'static ClassEntry {
 
 /// Writes the `#[php_impl]` block of a limiter class: the given items, then
 /// the `RateLimiterInterface` methods and the `$remaining` property.
-#[macro_export]
 macro_rules! rate_limiter_impl {
     ($class:ident { $($items:tt)* }) => {
         #[::ext_php_rs::php_impl]
@@ -90,3 +89,5 @@ macro_rules! rate_limiter_impl {
         }
     };
 }
+
+pub(crate) use rate_limiter_impl;

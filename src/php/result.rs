@@ -47,17 +47,17 @@ impl RateLimitResult {
     /// Seconds until this request's cost would fit; 0.0 when allowed.
     #[php(getter)]
     pub fn get_retry_after(&self) -> f64 {
-        self.outcome.retry_after
+        self.outcome.retry_after()
     }
     /// Seconds until the key is back to its empty/full state.
     #[php(getter)]
     pub fn get_reset_after(&self) -> f64 {
-        self.outcome.reset_after
+        self.outcome.reset_after()
     }
     /// Leaky bucket: seconds until this accepted request leaks out; else 0.0.
     #[php(getter)]
     pub fn get_delay(&self) -> f64 {
-        self.outcome.delay
+        self.outcome.delay()
     }
 
     /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (seconds
@@ -67,9 +67,9 @@ impl RateLimitResult {
         let mut h = ZendHashTable::new();
         h.insert("X-RateLimit-Limit", o.limit)?;
         h.insert("X-RateLimit-Remaining", o.remaining)?;
-        h.insert("X-RateLimit-Reset", ceil_seconds(o.reset_after))?;
+        h.insert("X-RateLimit-Reset", ceil_seconds(o.reset_after()))?;
         if !o.allowed {
-            h.insert("Retry-After", ceil_seconds(o.retry_after).max(1))?;
+            h.insert("Retry-After", ceil_seconds(o.retry_after()).max(1))?;
         }
         Ok(h)
     }

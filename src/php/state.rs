@@ -1,52 +1,64 @@
-//! What every limiter class holds and does: a bound `Limiter` and the
-//! `$remaining` of its last call. The classes in `classes` only forward here,
-//! so the five of them share one implementation of the interface.
+//! What every limiter class holds and does: a bound `Limiter`, the timeouts
+//! its connection argument asked for, and the `$remaining` of its last call.
+//! The classes in `classes` only forward here, so the five of them share one
+//! implementation of the interface. This is where ini settings are read for a
+//! call (timeouts, `on_error`) and handed down to the limiter.
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use super::connection;
+use super::connection::{self, TimeoutOverrides};
 use super::exceptions::in_call;
 use super::forms::{Args, Signature};
 use super::result::RateLimitResult;
 use super::values::{Id, Int};
-use crate::error::{Error, Result};
-use crate::limiter::instance::Limiter;
-use crate::limiter::{Algorithm, Op, Outcome};
-use crate::redis::pool;
+use crate::error::Result;
+use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::{Op, Outcome, Policy};
+use crate::redis::pool::{self, Timeouts};
+use crate::settings;
 
 pub struct LimiterState {
     class: &'static str,
     limiter: Limiter,
+    timeouts: TimeoutOverrides,
     remaining: Option<i64>,
 }
 
 impl LimiterState {
-    /// Reads the constructor arguments in either form, validates them with
-    /// `build`, and binds the limiter to its connection target (not opened yet).
-    pub fn construct(
-        sig: &'static Signature,
-        given: &[Option<&Zval>],
-        build: impl FnOnce(&Args) -> Result<Box<dyn Algorithm>>,
-    ) -> PhpResult<Self> {
+    /// Reads the constructor arguments in either form, validates them into a
+    /// policy with `build`, and binds the limiter to its connection target
+    /// (not opened yet).
+    pub fn construct(sig: &'static Signature, given: &[Option<&Zval>], build: impl FnOnce(&Args) -> Result<Policy>) -> PhpResult<Self> {
+        let args = sig.read(given)?;
         let make = || -> Result<Self> {
-            let args = sig.read(given)?;
-            let fail = |e: Error| args.explain(e);
-            let algorithm = build(&args).map_err(fail)?;
-            let key_prefix = args.bytes("keyPrefix").map_err(fail)?;
-            let (target, timeouts) = connection::resolve(args.connection()).map_err(fail)?;
-            let limiter = Limiter::new(algorithm, pool::slot(target), &key_prefix, timeouts.connect, timeouts.reply).map_err(fail)?;
-            Ok(LimiterState { class: sig.class, limiter, remaining: None })
+            let policy = build(&args)?;
+            let key_prefix = args.bytes("keyPrefix")?;
+            let (target, timeouts) = connection::resolve(args.connection())?;
+            let limiter = Limiter::new(policy, pool::slot(target), &settings::key_prefix(), &key_prefix)?;
+            Ok(LimiterState { class: sig.class, limiter, timeouts, remaining: None })
         };
-        make().map_err(PhpException::from)
+        make().map_err(|e| args.explain(e))
     }
 
-    fn explain(&self, method: &str, params: &[&str], e: Error) -> PhpException {
-        in_call(e, &format!("{}::{method}", self.class), params).into()
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            connect: self.timeouts.connect.unwrap_or_else(settings::connect_timeout),
+            reply: self.timeouts.reply.unwrap_or_else(settings::timeout),
+        }
     }
 
-    /// Reads `$id` (and `$cost`) as `method` received them, runs `op`, and keeps
-    /// the remaining count for `$remaining`.
+    /// The settings in force for a call made now.
+    pub fn options(&self) -> CallOptions {
+        CallOptions { timeouts: self.timeouts(), on_error: settings::on_error() }
+    }
+
+    fn explain(&self, method: &str, params: &[&str], e: crate::error::Error) -> PhpException {
+        in_call(e, &format!("{}::{method}", self.class), params)
+    }
+
+    /// Reads `$id` (and `$cost`) as `method` received them, decides `op`, and
+    /// keeps the remaining count for `$remaining`.
     fn decide(&mut self, method: &str, id: Id, cost: Option<Int>) -> PhpResult<Outcome> {
         let params: &[&str] = if cost.is_some() { &["id", "cost"] } else { &["id"] };
         let run = || -> Result<Outcome> {
@@ -54,7 +66,7 @@ impl LimiterState {
                 Some(cost) => Op::Consume(cost.value("cost")?),
                 None => Op::Peek,
             };
-            self.limiter.decide(&id.bytes()?, op)
+            self.limiter.decide(&id.bytes()?, op, self.options())
         };
         let outcome = run().map_err(|e| self.explain(method, params, e))?;
         self.remaining = Some(outcome.remaining);
@@ -74,8 +86,8 @@ impl LimiterState {
     }
 
     pub fn reset(&mut self, id: Id) -> PhpResult<()> {
-        let id = id.bytes().map_err(|e| self.explain("reset", &["id"], e))?;
-        self.limiter.reset(&id).map_err(|e| self.explain("reset", &["id"], e))?;
+        let run = || -> Result<()> { self.limiter.reset(&id.bytes()?, self.timeouts()) };
+        run().map_err(|e| self.explain("reset", &["id"], e))?;
         self.remaining = None;
         Ok(())
     }

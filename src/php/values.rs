@@ -9,7 +9,7 @@ use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
-use crate::error::{Error, Result};
+use crate::error::{Invalid, Result};
 
 /// PHP's name for the type of a value, as in "string given".
 pub fn type_name(z: &Zval) -> String {
@@ -26,8 +26,8 @@ pub fn type_name(z: &Zval) -> String {
     }
 }
 
-fn wrong_type(param: &str, expected: &str, z: &Zval) -> Error {
-    Error::Type(format!("${param} must be of type {expected}, {} given", type_name(z)))
+fn wrong_type(expected: &str, z: &Zval) -> Invalid {
+    Invalid::type_error(format!("must be of type {expected}, {} given", type_name(z)))
 }
 
 fn numeric_str(z: &Zval) -> Option<f64> {
@@ -38,30 +38,23 @@ fn numeric_str(z: &Zval) -> Option<f64> {
     s.parse::<f64>().ok()
 }
 
-pub fn int(param: &str, z: &Zval) -> Result<i64> {
+/// An int parameter's value; the error does not know the parameter's name yet.
+fn int_value(z: &Zval) -> std::result::Result<i64, Invalid> {
     let z = z.dereference();
     if let Some(n) = z.long() {
         return Ok(n);
     }
-    let f = z.double().or_else(|| numeric_str(z)).ok_or_else(|| wrong_type(param, "int", z))?;
+    let f = z.double().or_else(|| numeric_str(z)).ok_or_else(|| wrong_type("int", z))?;
     if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 {
         Ok(f as i64)
     } else if !f.is_finite() || f.abs() >= 9.2e18 {
-        Err(Error::value(param, "must be a finite integer"))
+        Err(Invalid::value("must be a finite integer"))
     } else {
-        Err(Error::value(param, format!("must be a whole number, {f} given")))
+        Err(Invalid::value(format!("must be a whole number, {f} given")))
     }
 }
 
-pub fn float(param: &str, z: &Zval) -> Result<f64> {
-    let z = z.dereference();
-    z.double()
-        .or_else(|| z.long().map(|n| n as f64))
-        .or_else(|| numeric_str(z))
-        .ok_or_else(|| wrong_type(param, "float", z))
-}
-
-pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
+fn bytes_value(z: &Zval) -> std::result::Result<Cow<'_, [u8]>, Invalid> {
     let z = z.dereference();
     if let Some(s) = z.zend_str() {
         return Ok(Cow::Borrowed(s.as_bytes()));
@@ -72,7 +65,23 @@ pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
     if let Some(f) = z.double() {
         return Ok(Cow::Owned(php_float_string(f).into_bytes()));
     }
-    Err(wrong_type(param, "string", z))
+    Err(wrong_type("string", z))
+}
+
+pub fn int(param: &str, z: &Zval) -> Result<i64> {
+    int_value(z).map_err(|e| e.of(param))
+}
+
+pub fn float(param: &str, z: &Zval) -> Result<f64> {
+    let z = z.dereference();
+    z.double()
+        .or_else(|| z.long().map(|n| n as f64))
+        .or_else(|| numeric_str(z))
+        .ok_or_else(|| wrong_type("float", z).of(param))
+}
+
+pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
+    bytes_value(z).map_err(|e| e.of(param))
 }
 
 /// PHP's string form of a float (precision 17, shortest round trip).
@@ -92,11 +101,11 @@ fn php_float_string(f: f64) -> String {
 /// does not check an internal method's argument types, so a wrong type is
 /// kept here and reported by the method, in PHP's words and with its name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Id(Result<Vec<u8>>);
+pub struct Id(std::result::Result<Vec<u8>, Invalid>);
 
 impl Id {
     pub fn bytes(self) -> Result<Vec<u8>> {
-        self.0
+        self.0.map_err(|e| e.of("id"))
     }
 }
 
@@ -116,21 +125,18 @@ impl StubLiteral for Id {
 impl<'a> FromZval<'a> for Id {
     const TYPE: DataType = DataType::String;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        Some(Id(bytes("id", z).map(Cow::into_owned)))
+        Some(Id(bytes_value(z).map(Cow::into_owned)))
     }
 }
 
 /// An int argument (`$cost`, `$quantity`) with PHP's coercion; like `Id`, a
 /// wrong value is kept for the method to report under the parameter's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Int(Result<i64>);
-
-/// The placeholder name a wrong `Int` is described with until `value()` names it.
-const UNNAMED: &str = "\0int";
+pub struct Int(std::result::Result<i64, Invalid>);
 
 impl Int {
     pub fn value(self, param: &str) -> Result<i64> {
-        self.0.map_err(|e| e.map_message(|m| m.replacen(&format!("${UNNAMED}"), &format!("${param}"), 1)))
+        self.0.map_err(|e| e.of(param))
     }
 }
 
@@ -149,6 +155,6 @@ impl StubLiteral for Int {
 impl<'a> FromZval<'a> for Int {
     const TYPE: DataType = DataType::Long;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        Some(Int(int(UNNAMED, z)))
+        Some(Int(int_value(z)))
     }
 }

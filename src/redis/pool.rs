@@ -86,10 +86,6 @@ fn is_broken(e: &RedisError) -> bool {
 }
 
 impl Slot {
-    pub fn target(&self) -> &Target {
-        &self.target
-    }
-
     /// Runs `op` on this target's connection, opening it if needed.
     ///
     /// A reused connection that turns out to be closed by the server (restart,

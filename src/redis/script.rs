@@ -1,4 +1,4 @@
-//! Runs one of our Lua scripts with EVALSHA, loading it on NOSCRIPT (after a
+//! Runs one Lua script with EVALSHA, loading it on NOSCRIPT (after a
 //! `SCRIPT FLUSH` or a restart), and reads the integer array every script returns.
 
 use ::redis::{Connection, RedisResult, Script};
@@ -13,15 +13,11 @@ impl LuaScript {
     }
 
     /// `KEYS[1] = key`, `ARGV = args`; the reply is an array of integers.
-    pub fn run(&self, conn: &mut Connection, key: &[u8], args: &[&[u8]]) -> RedisResult<Vec<i64>> {
+    pub fn run(&self, conn: &mut Connection, key: &[u8], args: &[Vec<u8>]) -> RedisResult<Vec<i64>> {
         let mut invocation = self.script.key(key);
         for a in args {
-            invocation.arg(*a);
+            invocation.arg(a.as_slice());
         }
         invocation.invoke(conn)
-    }
-
-    pub fn sha(&self) -> &str {
-        self.script.get_hash()
     }
 }

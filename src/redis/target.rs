@@ -211,10 +211,7 @@ mod tests {
         parse_dsn(dsn).unwrap_or_else(|e| panic!("{dsn}: {e}"))
     }
     fn err(dsn: &str) -> String {
-        match parse_dsn(dsn) {
-            Err(Error::Value(m)) => m,
-            other => panic!("{dsn}: expected ValueError, got {other:?}"),
-        }
+        crate::error::value_error(parse_dsn(dsn))
     }
 
     #[test]

@@ -4,11 +4,11 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use crate::limiter::fixed_window::FixedWindow;
+use crate::limiter::fixed_window;
 use crate::php::forms::{Form, Signature};
-use crate::php::interface::rate_limiter_interface;
+use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::state::LimiterState;
-use crate::rate_limiter_impl;
+
 
 static SIGNATURE: Signature = Signature {
     class: "FixedWindowRateLimiter",
@@ -27,7 +27,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
     #[php(optional = window)]
     pub fn __construct(connection: &Zval, keyPrefix: &Zval, window: Option<&Zval>, limit: Option<&Zval>) -> PhpResult<Self> {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
-            Ok(Box::new(FixedWindow::new(a.float("window")?, a.int("limit")?)?))
+            fixed_window::policy(a.float("window")?, a.int("limit")?)
         })?;
         Ok(FixedWindowRateLimiter { state })
     }

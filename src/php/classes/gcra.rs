@@ -6,13 +6,13 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
 use crate::error::Result;
-use crate::limiter::gcra::{self, Gcra};
+use crate::limiter::gcra;
 use crate::php::exceptions::in_call;
 use crate::php::forms::{Form, Signature};
-use crate::php::interface::rate_limiter_interface;
+use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::state::LimiterState;
 use crate::php::values::{Id, Int};
-use crate::rate_limiter_impl;
+
 
 static SIGNATURE: Signature = Signature {
     class: "GcraRateLimiter",
@@ -40,7 +40,7 @@ rate_limiter_impl!(GcraRateLimiter {
         period: Option<&Zval>,
     ) -> PhpResult<Self> {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period], |a| {
-            Ok(Box::new(Gcra::new(a.int("maxBurst")?, a.int("count")?, a.float("period")?)?))
+            gcra::policy(a.int("maxBurst")?, a.int("count")?, a.float("period")?)
         })?;
         Ok(GcraRateLimiter { state })
     }
@@ -50,13 +50,13 @@ rate_limiter_impl!(GcraRateLimiter {
     /// Quantity 0 peeks; a quantity above the limit is limited with retryAfter -1.
     #[php(defaults(id = "\"\"", quantity = 1))]
     pub fn throttle(&mut self, id: Id, quantity: Int) -> PhpResult<Vec<i64>> {
-        let limiter = self.state.limiter();
+        let state = &self.state;
         let run = || -> Result<[i64; 5]> {
             let id = id.bytes()?;
             let quantity = quantity.value("quantity")?;
-            let op = gcra::throttle_op(quantity, limiter.limit())?;
-            let (outcome, reply) = limiter.decide_with_reply(&id, op)?;
-            gcra::cl_throttle(limiter.limit(), quantity, &reply.unwrap_or_else(|| gcra::reply_of(&outcome).to_vec()))
+            let op = gcra::throttle_op(quantity, state.limiter().limit())?;
+            let outcome = state.limiter().decide(&id, op, state.options())?;
+            Ok(gcra::cl_throttle(quantity, &outcome))
         };
         let tuple = run().map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
         self.state.set_remaining(Some(tuple[2]));

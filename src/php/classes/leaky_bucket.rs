@@ -5,11 +5,11 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use crate::limiter::leaky_bucket::LeakyBucket;
+use crate::limiter::leaky_bucket;
 use crate::php::forms::{Form, Signature};
-use crate::php::interface::rate_limiter_interface;
+use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::state::LimiterState;
-use crate::rate_limiter_impl;
+
 
 // The short form puts the rate before the capacity, the long form after it.
 static SIGNATURE: Signature = Signature {
@@ -44,7 +44,7 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
         requestSize: Option<&Zval>,
     ) -> PhpResult<Self> {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize], |a| {
-            Ok(Box::new(LeakyBucket::new(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)?))
+            leaky_bucket::policy(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)
         })?;
         Ok(LeakyBucketRateLimiter { state })
     }

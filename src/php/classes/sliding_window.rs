@@ -5,11 +5,11 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use crate::limiter::sliding_window::SlidingWindow;
+use crate::limiter::sliding_window;
 use crate::php::forms::{Form, Signature};
-use crate::php::interface::rate_limiter_interface;
+use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::state::LimiterState;
-use crate::rate_limiter_impl;
+
 
 static SIGNATURE: Signature = Signature {
     class: "SlidingWindowRateLimiter",
@@ -38,7 +38,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
     ) -> PhpResult<Self> {
         let given = [Some(connection), Some(keyPrefix), windowSize, maxRequests, blocks];
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
-            Ok(Box::new(SlidingWindow::new(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)?))
+            sliding_window::policy(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)
         })?;
         Ok(SlidingWindowRateLimiter { state })
     }

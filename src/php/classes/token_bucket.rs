@@ -4,11 +4,11 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use crate::limiter::token_bucket::TokenBucket;
+use crate::limiter::token_bucket;
 use crate::php::forms::{Form, Signature};
-use crate::php::interface::rate_limiter_interface;
+use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::state::LimiterState;
-use crate::rate_limiter_impl;
+
 
 // The short form puts the rate before the capacity, the long form after it.
 static SIGNATURE: Signature = Signature {
@@ -28,7 +28,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
     #[php(optional = capacity)]
     pub fn __construct(connection: &Zval, keyPrefix: &Zval, capacity: Option<&Zval>, refillRate: Option<&Zval>) -> PhpResult<Self> {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
-            Ok(Box::new(TokenBucket::new(a.int("capacity")?, a.float("refillRate")?)?))
+            token_bucket::policy(a.int("capacity")?, a.float("refillRate")?)
         })?;
         Ok(TokenBucketRateLimiter { state })
     }

@@ -1,0 +1,128 @@
+//! One decision, and the answer `ratelimit.on_error` gives instead of one.
+
+use crate::error::{Error, Result};
+
+/// A decision, in the units of the policy. Times are whole microseconds, as
+/// the scripts measure them; `RateLimitResult` shows them as float seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub allowed: bool,
+    pub limit: i64,
+    pub remaining: i64,
+    /// Until this request's cost would fit; 0 when allowed.
+    pub retry_after_us: i64,
+    /// Until the key is back to its empty/full state.
+    pub reset_after_us: i64,
+    /// Leaky bucket: until this accepted request leaks out; else 0.
+    pub delay_us: i64,
+}
+
+fn seconds(us: i64) -> f64 {
+    us as f64 / 1e6
+}
+
+impl Outcome {
+    /// Every script replies `{allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us}`:
+    /// integers, because Redis truncates Lua numbers, and microseconds keep the precision.
+    pub fn from_reply(limit: i64, reply: &[i64]) -> Result<Outcome> {
+        let &[allowed, remaining, retry_us, reset_us, delay_us] = reply else {
+            return Err(Error::Redis(format!("unexpected script reply {reply:?}")));
+        };
+        let allowed = allowed == 1;
+        Ok(Outcome {
+            allowed,
+            limit,
+            remaining: remaining.clamp(0, limit),
+            retry_after_us: if allowed { 0 } else { retry_us.max(0) },
+            reset_after_us: reset_us.max(0),
+            delay_us: if allowed { delay_us.max(0) } else { 0 },
+        })
+    }
+
+    /// The answer `ratelimit.on_error` gives when Redis failed: `None` means throw.
+    /// allow: as if nothing was used yet; deny: as if the policy were exhausted.
+    pub fn on_error(policy: OnError, limit: i64) -> Option<Outcome> {
+        let nothing = Outcome { allowed: true, limit, remaining: limit, retry_after_us: 0, reset_after_us: 0, delay_us: 0 };
+        match policy {
+            OnError::Throw => None,
+            OnError::Allow => Some(nothing),
+            OnError::Deny => Some(Outcome { allowed: false, remaining: 0, retry_after_us: 1_000_000, reset_after_us: 1_000_000, ..nothing }),
+        }
+    }
+
+    pub fn retry_after(&self) -> f64 {
+        seconds(self.retry_after_us)
+    }
+    pub fn reset_after(&self) -> f64 {
+        seconds(self.reset_after_us)
+    }
+    pub fn delay(&self) -> f64 {
+        seconds(self.delay_us)
+    }
+}
+
+/// What a call does when Redis fails (`ratelimit.on_error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnError {
+    Throw = 0,
+    Allow = 1,
+    Deny = 2,
+}
+
+impl OnError {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "throw" => Some(OnError::Throw),
+            "allow" => Some(OnError::Allow),
+            "deny" => Some(OnError::Deny),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            OnError::Throw => "throw",
+            OnError::Allow => "allow",
+            OnError::Deny => "deny",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reply_keeps_microseconds_and_shows_seconds() {
+        let o = Outcome::from_reply(10, &[1, 7, 0, 2_500_000, 125_000]).unwrap();
+        assert_eq!(o, Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000 });
+        assert_eq!((o.retry_after(), o.reset_after(), o.delay()), (0.0, 2.5, 0.125));
+        let o = Outcome::from_reply(10, &[0, 0, 1_000, 60_000_000, 99]).unwrap();
+        assert_eq!((o.allowed, o.retry_after(), o.reset_after(), o.delay()), (false, 0.001, 60.0, 0.0));
+    }
+
+    #[test]
+    fn reply_clamps_nonsense_and_rejects_wrong_shapes() {
+        let o = Outcome::from_reply(10, &[1, 11, -5, -1, -1]).unwrap();
+        assert_eq!((o.remaining, o.reset_after_us, o.delay_us), (10, 0, 0));
+        assert!(matches!(Outcome::from_reply(10, &[1, 2, 3]), Err(Error::Redis(_))));
+    }
+
+    #[test]
+    fn on_error_policies() {
+        assert_eq!(Outcome::on_error(OnError::Throw, 5), None);
+        let allow = Outcome::on_error(OnError::Allow, 5).unwrap();
+        assert_eq!((allow.allowed, allow.remaining, allow.retry_after()), (true, 5, 0.0));
+        let deny = Outcome::on_error(OnError::Deny, 5).unwrap();
+        assert_eq!((deny.allowed, deny.remaining, deny.retry_after(), deny.reset_after()), (false, 0, 1.0, 1.0));
+    }
+
+    #[test]
+    fn on_error_accepts_the_three_policies_only() {
+        assert_eq!(OnError::parse("throw"), Some(OnError::Throw));
+        assert_eq!(OnError::parse("ALLOW"), Some(OnError::Allow));
+        assert_eq!(OnError::parse(" deny "), Some(OnError::Deny));
+        assert_eq!(OnError::parse("ignore"), None);
+        assert_eq!(OnError::parse(""), None);
+        assert_eq!(OnError::Deny.name(), "deny");
+    }
+}

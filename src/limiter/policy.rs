@@ -1,0 +1,100 @@
+//! A validated algorithm as plain data: what every call of a limiter sends to
+//! Redis besides the key and the cost. The algorithm files build policies;
+//! `instance::Limiter` runs them; the Redis layer maps `Script` to Lua text.
+
+use super::outcome::Outcome;
+use super::params;
+use crate::error::Result;
+
+/// Which Lua script decides. `redis::scripts` holds the text of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Script {
+    FixedWindow,
+    SlidingLog,
+    SlidingBlocks,
+    TokenBucket,
+    LeakyBucket,
+    Gcra,
+}
+
+/// What a call asks of the script: the `cost, peek` ARGV of every script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// Take `cost` units if they fit; a denied request takes nothing.
+    Consume(i64),
+    /// Would a request of cost 1 fit? Writes nothing.
+    Peek,
+}
+
+impl Op {
+    pub fn cost(self) -> i64 {
+        match self {
+            Op::Consume(c) => c,
+            Op::Peek => 1,
+        }
+    }
+    pub fn is_peek(self) -> bool {
+        matches!(self, Op::Peek)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Policy {
+    pub script: Script,
+    /// The script's ARGV before `cost, peek`, encoded once as Redis reads them.
+    pub args: Vec<Vec<u8>>,
+    /// The `limit` of results: units the policy allows.
+    pub limit: i64,
+    /// The largest cost one call may ask for, and what sets it, for the
+    /// message of a bigger one ("the limit", "the capacity").
+    pub max_cost: i64,
+    pub max_cost_is: String,
+}
+
+impl Policy {
+    /// A policy whose costs are bounded by its limit.
+    pub fn new(script: Script, args: Vec<Vec<u8>>, limit: i64, limit_is: &str) -> Self {
+        Policy { script, args, limit, max_cost: limit, max_cost_is: limit_is.to_string() }
+    }
+
+    /// `cost` must be 1..=max_cost: a larger one could never be accepted.
+    pub fn check_cost(&self, cost: i64) -> Result<()> {
+        params::check_cost(cost, self.max_cost, &self.max_cost_is)
+    }
+
+    pub fn outcome(&self, reply: &[i64]) -> Result<Outcome> {
+        Outcome::from_reply(self.limit, reply)
+    }
+
+    /// The ARGV of one call: the policy's, then `cost`, `peek` and, only when
+    /// a test injects a clock, `now_us` (see `instance::Limiter::decide_at`).
+    pub fn call_args(&self, op: Op, now_us: Option<i64>) -> Vec<Vec<u8>> {
+        let mut args = self.args.clone();
+        args.push(params::arg(op.cost()));
+        args.push(if op.is_peek() { b"1".to_vec() } else { b"0".to_vec() });
+        if let Some(now) = now_us {
+            args.push(params::arg(now));
+        }
+        args
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn call_arguments_follow_the_policy_arguments() {
+        let p = Policy::new(Script::FixedWindow, vec![b"1000".to_vec(), b"5".to_vec()], 5, "the limit");
+        assert_eq!(p.call_args(Op::Consume(3), None), [&b"1000"[..], b"5", b"3", b"0"]);
+        assert_eq!(p.call_args(Op::Peek, Some(42)), [&b"1000"[..], b"5", b"1", b"1", b"42"]);
+    }
+
+    #[test]
+    fn costs_are_bounded() {
+        let p = Policy::new(Script::Gcra, vec![], 3, "the limit");
+        assert!(p.check_cost(3).is_ok());
+        assert_eq!(p.check_cost(4).unwrap_err().to_string(), "$cost must be at most 3 (the limit), 4 given");
+        assert_eq!(p.check_cost(0).unwrap_err().to_string(), "$cost must be greater than or equal to 1");
+    }
+}
