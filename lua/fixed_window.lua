@@ -8,12 +8,26 @@
 -- ARGV[2]  limit per window (integer >= 1)
 -- ARGV[3]  cost (integer, 1..limit)
 -- ARGV[4]  "1" = peek (decide for cost 1, write nothing), "0" = consume
+-- ARGV[5]  optional: now in µs (tests only, see clock.lua). This script needs
+--          no TIME: its clock is the key's expiry. With an injected now the
+--          expiry is written and read as an instant (PXAT, PEXPIRETIME: Redis
+--          >= 7) instead of a duration, so a test moves through windows
+--          without waiting; a window that ended at that instant is over.
 -- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
 local key = KEYS[1]
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
 local peek = ARGV[4] == '1'
+local now_ms = ARGV[5] and math.floor(tonumber(ARGV[5]) / 1000)
+
+-- Milliseconds left in the key's window; -1 when it has none, 0 when it is over.
+local function ttl_of()
+  if not now_ms then return redis.call('PTTL', key) end
+  local at = redis.call('PEXPIRETIME', key)
+  if at < 0 then return at end
+  return math.max(at - now_ms, 0)
+end
 
 local raw = redis.call('GET', key)
 local used = tonumber(raw or '0')
@@ -23,11 +37,16 @@ end
 
 local ttl = 0
 if raw then
-  ttl = redis.call('PTTL', key)
-  if ttl < 0 then
+  ttl = ttl_of()
+  if now_ms and ttl == 0 then
+    -- Only with an injected clock does a key outlive its window: as if expired.
+    raw, used = nil, 0
+  elseif ttl < 0 then
     -- A counter without expiry can only come from outside; it gets one window.
     ttl = window
-    if not peek then redis.call('PEXPIRE', key, window) end
+    if not peek then
+      if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
+    end
   end
 end
 
@@ -40,7 +59,7 @@ end
 if raw then
   redis.call('INCRBY', key, cost)
 else
-  redis.call('SET', key, cost, 'PX', window)
+  if now_ms then redis.call('SET', key, cost, 'PXAT', now_ms + window) else redis.call('SET', key, cost, 'PX', window) end
   ttl = window
 end
 return {1, limit - used - cost, 0, ttl * 1000, 0}

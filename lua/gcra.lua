@@ -12,6 +12,7 @@
 -- ARGV[2]  delay variation tolerance, microseconds: interval x (maxBurst + 1)
 -- ARGV[3]  cost (integer, 1..maxBurst + 1)
 -- ARGV[4]  "1" = peek (decide for cost 1, write nothing), "0" = consume
+-- ARGV[5]  optional: now in µs instead of TIME (tests only, see clock.lua)
 -- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
 --          remaining and reset_after are those of the new TAT when allowed and
 --          consumed, else of the current one (redis-cell's reply, in microseconds).
@@ -25,8 +26,7 @@ local tolerance = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
 local peek = ARGV[4] == '1'
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local now = clock_us(ARGV[5])
 
 local tat = now
 local raw = redis.call('GET', key)

@@ -17,6 +17,7 @@
 -- ARGV[3]  request size, units per request (integer, 1..capacity)
 -- ARGV[4]  cost, requests (integer >= 1, cost * size <= capacity)
 -- ARGV[5]  "1" = peek (decide for cost 1, write nothing), "0" = consume
+-- ARGV[6]  optional: now in µs instead of TIME (tests only, see clock.lua)
 -- Reply    {allowed (0|1), remaining = floor(capacity - level after the call),
 --           retry_after_us (until this request fits), reset_after_us (until empty),
 --           delay_us (accepted: until this request leaks out = level before it / rate)}
@@ -29,8 +30,7 @@ local peek = ARGV[5] == '1'
 -- Float noise guard: a level of 9.0000000000000018 must still take one more unit of 10.
 local EPS = 1e-9
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = clock_us(ARGV[6])
 
 local level = 0
 local raw = redis.call('GET', key)

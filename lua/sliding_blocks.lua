@@ -14,6 +14,7 @@
 -- ARGV[3]  slice, microseconds (integer >= 1000, floor(window / blocks))
 -- ARGV[4]  cost (integer, 1..limit)
 -- ARGV[5]  "1" = peek (decide for cost 1, write nothing), "0" = consume
+-- ARGV[6]  optional: now in µs instead of TIME (tests only, see clock.lua)
 -- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
 local key = KEYS[1]
 local window = tonumber(ARGV[1])
@@ -22,8 +23,7 @@ local slice = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
 local peek = ARGV[5] == '1'
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = clock_us(ARGV[6])
 local current = math.floor(now / slice)
 local oldest = math.floor((now - window) / slice)
 

@@ -14,6 +14,7 @@
 -- ARGV[3]  key TTL after a write, milliseconds (the window rounded up)
 -- ARGV[4]  cost (integer, 1..maxRequests)
 -- ARGV[5]  "1" = peek (decide for cost 1, write nothing), "0" = consume
+-- ARGV[6]  optional: now in µs instead of TIME (tests only, see clock.lua)
 -- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
 local key = KEYS[1]
 local window = tonumber(ARGV[1])
@@ -25,8 +26,7 @@ local peek = ARGV[5] == '1'
 -- Integers as Redis arguments: tostring() would print 1.7e+15 and lose digits.
 local function int(n) return string.format('%d', n) end
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = clock_us(ARGV[6])
 -- An entry counts while its time is in (now - window, now].
 local live = '(' .. int(now - window)
 

@@ -13,6 +13,7 @@
 -- ARGV[2]  refill rate, tokens per second (float > 0)
 -- ARGV[3]  cost (integer, 1..capacity)
 -- ARGV[4]  "1" = peek (decide for cost 1, write nothing), "0" = consume
+-- ARGV[5]  optional: now in µs instead of TIME (tests only, see clock.lua)
 -- Reply    {allowed (0|1), remaining = floor(tokens after the call),
 --           retry_after_us (until `cost` tokens exist), reset_after_us (until full), delay_us (always 0)}
 local key = KEYS[1]
@@ -25,8 +26,7 @@ local peek = ARGV[4] == '1'
 -- must still count as one whole token.
 local EPS = 1e-9
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = clock_us(ARGV[5])
 
 local tokens = capacity
 local raw = redis.call('GET', key)

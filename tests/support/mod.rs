@@ -1,0 +1,77 @@
+//! A real `redis-server` for the integration tests: a free loopback port, a
+//! temp dir, stopped (and the dir removed) when dropped, as redis-rs's own
+//! tests do. No redis-server is a failure, not a skip: `make deps` installs
+//! it, and CI must run these tests. Outside CI, RATELIMIT_SKIP_REDIS_TESTS=1
+//! skips them on a machine without one.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct RedisServer {
+    pub port: u16,
+    child: Child,
+    dir: PathBuf,
+}
+
+/// `None` only when skipping was asked for outside CI.
+pub fn start() -> Option<RedisServer> {
+    let skip = std::env::var("RATELIMIT_SKIP_REDIS_TESTS").is_ok_and(|v| v == "1") && std::env::var("CI").is_err();
+    if Command::new("redis-server").arg("--version").output().is_err() {
+        if skip {
+            eprintln!("SKIPPED: no redis-server on PATH (RATELIMIT_SKIP_REDIS_TESTS=1)");
+            return None;
+        }
+        panic!("redis-server is not on PATH: `make deps` installs it (or RATELIMIT_SKIP_REDIS_TESTS=1 to skip outside CI)");
+    }
+    for _ in 0..5 {
+        if let Some(server) = RedisServer::launch() {
+            return Some(server);
+        }
+    }
+    panic!("could not start redis-server on a free loopback port");
+}
+
+impl RedisServer {
+    fn launch() -> Option<Self> {
+        let port = TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+        let dir = std::env::temp_dir().join(format!("ratelimit-cargo-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let mut server = RedisServer { port, child, dir };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(mut conn) = server.connection() {
+                if ::redis::cmd("PING").query::<String>(&mut conn).is_ok() {
+                    return Some(server);
+                }
+            }
+            if server.child.try_wait().ok().flatten().is_some() {
+                return None; // it died: the port was taken in between
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
+    /// A plain redis-rs connection, for looking at keys from outside.
+    pub fn connection(&self) -> ::redis::RedisResult<::redis::Connection> {
+        ::redis::Client::open(format!("redis://127.0.0.1:{}", self.port))?.get_connection_with_timeout(Duration::from_secs(2))
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
