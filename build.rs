@@ -1,5 +1,7 @@
-//! Emits the `phpXX` cfg flags for the PHP found on this machine, so code can
-//! use `#[cfg(php82)]` (readonly classes and other 8.2 features).
+//! Emits the `phpXX` cfg flags for the PHP found on this machine. Our own code
+//! does not test them, but the code ext-php-rs's `#[php_class]` macro expands
+//! into our crate does (`#[cfg(php82)]` around how a class registers its
+//! properties), so the flags must be set when this crate compiles.
 use ext_php_rs_build::{emit_check_cfg, emit_php_cfg_flags, find_php, ApiVersion, PHPInfo};
 
 fn main() -> anyhow::Result<()> {
