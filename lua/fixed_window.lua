@@ -13,7 +13,10 @@
 --          expiry is written and read as an instant (PXAT, PEXPIRETIME: Redis
 --          >= 7) instead of a duration, so a test moves through windows
 --          without waiting; a window that ended at that instant is over.
--- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
+-- Reply    {remaining, reset_after_us} when allowed,
+--          {remaining, reset_after_us, retry_after_us >= 1} when denied
+-- A cost-1 consume on Redis >= 7 does not come here: it is the pipeline
+-- INCRBY + PEXPIRE NX + PTTL (src/redis/fixed_window_fast.rs).
 local key = KEYS[1]
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
@@ -42,24 +45,34 @@ if raw then
     -- Only with an injected clock does a key outlive its window: as if expired.
     raw, used = nil, 0
   elseif ttl < 0 then
-    -- A counter without expiry can only come from outside; it gets one window.
-    ttl = window
-    if not peek then
-      if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
-    end
+    -- A counter without expiry can only come from outside; a consuming call
+    -- gives it one window (when accepted, after INCRBY, which Redis refuses
+    -- when out of memory, so that no write gets in before it).
+    ttl = -window
   end
 end
 
+-- The key's window ends `window` ms from now.
+local function expire()
+  if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
+end
+
 if used + cost > limit then
-  return {0, math.max(limit - used, 0), ttl * 1000, ttl * 1000, 0}
+  if ttl < 0 and not peek then expire() end
+  local left = math.max(math.abs(ttl) * 1000, 1)
+  return {math.max(limit - used, 0), left, left}
 end
 if peek then
-  return {1, limit - used, 0, ttl * 1000, 0}
+  return {limit - used, math.abs(ttl) * 1000}
 end
 if raw then
   redis.call('INCRBY', key, cost)
+  if ttl < 0 then
+    ttl = window
+    expire()
+  end
 else
   if now_ms then redis.call('SET', key, cost, 'PXAT', now_ms + window) else redis.call('SET', key, cost, 'PX', window) end
   ttl = window
 end
-return {1, limit - used - cost, 0, ttl * 1000, 0}
+return {limit - used - cost, ttl * 1000}

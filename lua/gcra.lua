@@ -13,7 +13,8 @@
 -- ARGV[3]  cost (integer, 1..maxBurst + 1)
 -- ARGV[4]  "1" = peek (decide for cost 1, write nothing), "0" = consume
 -- ARGV[5]  optional: now in µs instead of TIME (tests only, see clock.lua)
--- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
+-- Reply    {remaining, reset_after_us} when allowed,
+--          {remaining, reset_after_us, retry_after_us >= 1} when denied;
 --          remaining and reset_after are those of the new TAT when allowed and
 --          consumed, else of the current one (redis-cell's reply, in microseconds).
 --
@@ -24,7 +25,6 @@ local key = KEYS[1]
 local interval = tonumber(ARGV[1])
 local tolerance = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
-local peek = ARGV[4] == '1'
 
 local now = clock_us(ARGV[5])
 
@@ -52,14 +52,15 @@ local new_tat = tat + interval * cost
 local allow_at = new_tat - tolerance
 if now < allow_at then
   -- Denied: nothing written, so a client retrying too early is not pushed back.
-  return {0, remaining(tat), allow_at - now, tat - now, 0}
+  return {remaining(tat), tat - now, allow_at - now}
 end
-if peek then
-  return {1, remaining(tat), 0, tat - now, 0}
+if ARGV[4] == '1' then
+  return {remaining(tat), tat - now}
 end
--- The TAT is written as an integer string: tostring() would round it to 14 digits.
--- The key lives until the TAT has passed (ms, rounded up, at least 1 ms since
--- cost >= 1): after that it holds nothing a missing key would not say.
+-- The TAT goes to SET as a number: Redis prints integers below 2^53 in full
+-- (tostring() would round it to 14 digits). The key lives until the TAT has
+-- passed (ms, rounded up, at least 1 ms since cost >= 1): after that it holds
+-- nothing a missing key would not say.
 local ttl_us = new_tat - now
-redis.call('SET', key, string.format('%d', new_tat), 'PX', math.floor((ttl_us + 999) / 1000))
-return {1, remaining(new_tat), 0, ttl_us, 0}
+redis.call('SET', key, new_tat, 'PX', math.floor((ttl_us + 999) / 1000))
+return {remaining(new_tat), ttl_us}

@@ -18,14 +18,14 @@
 -- ARGV[4]  cost, requests (integer >= 1, cost * size <= capacity)
 -- ARGV[5]  "1" = peek (decide for cost 1, write nothing), "0" = consume
 -- ARGV[6]  optional: now in µs instead of TIME (tests only, see clock.lua)
--- Reply    {allowed (0|1), remaining = floor(capacity - level after the call),
---           retry_after_us (until this request fits), reset_after_us (until empty),
---           delay_us (accepted: until this request leaks out = level before it / rate)}
+-- Reply    {remaining = floor(capacity - level after the call), reset_after_us (until empty)}
+--          when allowed, {remaining, reset_after_us, 0, delay_us} when allowed with a delay
+--          (until this request leaks out = level before it / rate), and
+--          {remaining, reset_after_us, retry_after_us >= 1 (until it fits)} when denied
 local key = KEYS[1]
 local capacity = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local units = tonumber(ARGV[3]) * tonumber(ARGV[4])
-local peek = ARGV[5] == '1'
 
 -- Float noise guard: a level of 9.0000000000000018 must still take one more unit of 10.
 local EPS = 1e-9
@@ -57,10 +57,10 @@ local function remaining(l)
 end
 
 if level + units > capacity + EPS then
-  return {0, remaining(level), us_for(level + units - capacity), us_for(level), 0}
+  return {remaining(level), us_for(level), math.max(us_for(level + units - capacity), 1)}
 end
-if peek then
-  return {1, remaining(level), 0, us_for(level), 0}
+if ARGV[5] == '1' then
+  return {remaining(level), us_for(level)}
 end
 
 local delay_us = us_for(level)
@@ -68,4 +68,5 @@ level = level + units
 local reset_us = us_for(level)
 -- Once empty the state no longer matters: expire then (whole ms, rounded up).
 redis.call('SET', key, struct.pack('<dd', level, now), 'PX', math.max(1, math.ceil(reset_us / 1000)))
-return {1, remaining(level), 0, reset_us, delay_us}
+if delay_us == 0 then return {remaining(level), reset_us} end
+return {remaining(level), reset_us, 0, delay_us}

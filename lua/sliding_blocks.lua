@@ -6,7 +6,10 @@
 -- limit in ANY interval of window"; the oldest counted slice may reach up to
 -- one slice further back, so a request can be denied up to one slice early.
 -- Slices that no longer overlap are deleted on every write, so the hash holds
--- at most blocks + 2 fields. Denied requests and peeks write nothing.
+-- at most blocks + 2 (<= 1002) fields. Denied requests and peeks write
+-- nothing; the first write of an accepted request is HINCRBY, which Redis
+-- refuses when it is out of memory. Slice numbers and times are integers
+-- below 2^53, passed to redis.call as numbers (Redis prints them in full).
 --
 -- KEYS[1]  the limiter key: a hash {slice index -> units accepted in it}
 -- ARGV[1]  window, microseconds (integer >= 1000)
@@ -15,14 +18,13 @@
 -- ARGV[4]  cost (integer, 1..limit)
 -- ARGV[5]  "1" = peek (decide for cost 1, write nothing), "0" = consume
 -- ARGV[6]  optional: now in µs instead of TIME (tests only, see clock.lua)
--- Reply    {allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us (always 0)}
+-- Reply    {remaining, reset_after_us} when allowed,
+--          {remaining, reset_after_us, retry_after_us >= 1} when denied
 local key = KEYS[1]
 local window = tonumber(ARGV[1])
 local limit = tonumber(ARGV[2])
 local slice = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
-local peek = ARGV[5] == '1'
-
 local now = clock_us(ARGV[6])
 local current = math.floor(now / slice)
 local oldest = math.floor((now - window) / slice)
@@ -54,17 +56,15 @@ if used + cost > limit then
     freed = freed + c[2]
     if freed >= need then at = leaves(c[1]); break end
   end
-  return {0, limit - used, at, leaves(newest), 0}
+  return {limit - used, leaves(newest), math.max(at, 1)}
 end
-if peek then
-  return {1, limit - used, 0, newest and leaves(newest) or 0, 0}
+if ARGV[5] == '1' then
+  return {limit - used, newest and leaves(newest) or 0}
 end
 
--- In batches: unpack() is bounded by Lua's stack, and blocks may be large.
-for i = 1, #expired, 1000 do
-  redis.call('HDEL', key, unpack(expired, i, math.min(i + 999, #expired)))
-end
-redis.call('HINCRBY', key, string.format('%d', current), cost)
+redis.call('HINCRBY', key, current, cost)
+if #expired > 0 then redis.call('HDEL', key, unpack(expired)) end
 -- The key matters until the current slice leaves the window.
-redis.call('PEXPIRE', key, string.format('%d', math.ceil(leaves(current) / 1000)))
-return {1, limit - used - cost, 0, leaves(current), 0}
+local reset = leaves(current)
+redis.call('PEXPIRE', key, math.ceil(reset / 1000))
+return {limit - used - cost, reset}

@@ -14,19 +14,17 @@
 -- ARGV[3]  cost (integer, 1..capacity)
 -- ARGV[4]  "1" = peek (decide for cost 1, write nothing), "0" = consume
 -- ARGV[5]  optional: now in µs instead of TIME (tests only, see clock.lua)
--- Reply    {allowed (0|1), remaining = floor(tokens after the call),
---           retry_after_us (until `cost` tokens exist), reset_after_us (until full), delay_us (always 0)}
+-- Reply    {remaining = floor(tokens after the call), reset_after_us (until full)} when allowed,
+--          {remaining, reset_after_us, retry_after_us >= 1 (until `cost` tokens exist)} when denied
 local key = KEYS[1]
 local capacity = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
-local peek = ARGV[4] == '1'
+local now = clock_us(ARGV[5])
 
 -- Float noise guard: 0.1 + 0.9 may come out as 0.99999999999999989, which
 -- must still count as one whole token.
 local EPS = 1e-9
-
-local now = clock_us(ARGV[5])
 
 local tokens = capacity
 local raw = redis.call('GET', key)
@@ -49,14 +47,14 @@ local function us_for(n)
 end
 
 if tokens + EPS < cost then
-  return {0, math.floor(tokens + EPS), us_for(cost - tokens), us_for(capacity - tokens), 0}
+  return {math.floor(tokens + EPS), us_for(capacity - tokens), math.max(us_for(cost - tokens), 1)}
 end
-if peek then
-  return {1, math.floor(tokens + EPS), 0, us_for(capacity - tokens), 0}
+if ARGV[4] == '1' then
+  return {math.floor(tokens + EPS), us_for(capacity - tokens)}
 end
 
 tokens = math.max(0, tokens - cost)
 local reset_us = us_for(capacity - tokens)
 -- Once full the state no longer matters: expire then (whole ms, rounded up).
 redis.call('SET', key, struct.pack('<dd', tokens, now), 'PX', math.max(1, math.ceil(reset_us / 1000)))
-return {1, math.floor(tokens + EPS), 0, reset_us, 0}
+return {math.floor(tokens + EPS), reset_us}

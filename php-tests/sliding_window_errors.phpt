@@ -54,7 +54,7 @@ ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) m
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be greater than or equal to 0, -1 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 60001 given
+ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1000, 60001 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be a whole number, 1.5 given
 TypeError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be of type int, string given
@@ -65,7 +65,7 @@ TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) mu
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -1 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 1000, so that each slice of the window lasts at least 1 ms; 1001 given
+ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 1000, 1001 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -2 given
 ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
 ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given

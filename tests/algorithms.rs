@@ -10,12 +10,10 @@
 mod support;
 
 use ratelimit::error::Error;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
+use ratelimit::limiter::instance::Limiter;
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
-use ratelimit::limiter::{OnError, Op, Outcome, Policy};
-use ratelimit::redis::pool::{self, Timeouts};
-use ratelimit::redis::target::Target;
-use std::time::Duration;
+use ratelimit::limiter::{Op, Outcome, Policy};
+use support::OPTS;
 
 const S: i64 = 1_000_000;
 const MS: i64 = 1_000;
@@ -33,11 +31,6 @@ use Do::{C, P};
 
 type Row = (i64, Do, i64, (bool, i64, i64, i64, i64));
 
-const OPTS: CallOptions = CallOptions {
-    timeouts: Timeouts { connect: Duration::from_secs(2), reply: Duration::from_secs(5) },
-    on_error: OnError::Throw,
-};
-
 struct Bench {
     server: support::RedisServer,
     /// The tables' time zero: a whole minute an hour after the server's clock,
@@ -54,8 +47,7 @@ impl Bench {
     }
 
     fn limiter(&self, policy: Policy, name: &str) -> Limiter {
-        let slot = pool::slot(Target::tcp("127.0.0.1", self.server.port));
-        Limiter::new(policy, slot, b"table:", name.as_bytes()).unwrap()
+        self.server.limiter(policy, name)
     }
 
     fn decide(&self, limiter: &Limiter, at: i64, op: Op) -> Result<Outcome, Error> {

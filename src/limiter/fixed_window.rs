@@ -10,7 +10,9 @@ use crate::error::Result;
 pub fn policy(window: f64, limit: i64) -> Result<Policy> {
     let window_ms = params::seconds_to_ms("window", window)?;
     let limit = params::count("limit", limit)?;
-    Ok(Policy::new(Script::FixedWindow, vec![arg(window_ms), arg(limit)], limit, "the limit"))
+    let mut policy = Policy::new(Script::FixedWindow, vec![arg(window_ms), arg(limit)], limit, "the limit");
+    policy.counter_window_ms = Some(window_ms);
+    Ok(policy)
 }
 
 #[cfg(test)]
@@ -21,7 +23,7 @@ mod tests {
     fn parameters_become_script_arguments() {
         let fw = policy(1.5, 10).unwrap();
         assert_eq!(fw.args, [b"1500".to_vec(), b"10".to_vec()]);
-        assert_eq!((fw.script, fw.limit), (Script::FixedWindow, 10));
+        assert_eq!((fw.script, fw.limit, fw.counter_window_ms), (Script::FixedWindow, 10, Some(1500)));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::redis::pool::{Slot, Timeouts};
-use crate::redis::scripts;
+use crate::redis::{counter, resp, scripts};
 
 /// What one call needs besides its arguments, read by the caller when the call is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +20,8 @@ pub struct CallOptions {
 
 pub struct Limiter {
     policy: Policy,
+    /// The policy's script arguments, in RESP once for all calls.
+    encoded_args: Vec<u8>,
     slot: Arc<Slot>,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
@@ -31,7 +33,8 @@ impl Limiter {
     pub fn new(policy: Policy, slot: Arc<Slot>, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        Ok(Limiter { policy, slot, prefix })
+        let encoded_args = resp::encode_all(&policy.args);
+        Ok(Limiter { policy, encoded_args, slot, prefix })
     }
 
     pub fn limit(&self) -> i64 {
@@ -72,12 +75,23 @@ impl Limiter {
     pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         self.policy.check_cost(op.cost())?;
         let key = self.key(id)?;
-        let args = self.policy.call_args(op, now_us);
-        let script = scripts::lua(self.policy.script);
-        match self.slot.run(opts.timeouts, |conn| script.run(conn, &key, &args)) {
-            Ok(reply) => self.policy.outcome(&reply),
+        let decided = match (self.policy.counter_window_ms, op, now_us) {
+            (Some(window_ms), Op::Consume(1), None) => self
+                .slot
+                .run(opts.timeouts, |conn| counter::hit(conn, &key, window_ms))
+                .map(|(count, ttl_ms)| Outcome::from_count(self.limit(), count, ttl_ms)),
+            _ => {
+                let (extra, n) = Policy::call_args(op, now_us);
+                let script = scripts::lua(self.policy.script);
+                let fixed_count = self.policy.args.len();
+                self.slot
+                    .run(opts.timeouts, |conn| script.run(conn, &key, &self.encoded_args, fixed_count, &extra[..n]))
+                    .and_then(|reply| self.policy.outcome(reply.as_slice()))
+            }
+        };
+        match decided {
             Err(Error::Redis(cause)) => Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause)),
-            Err(e) => Err(e),
+            other => other,
         }
     }
 

@@ -22,21 +22,40 @@ fn seconds(us: i64) -> f64 {
 }
 
 impl Outcome {
-    /// Every script replies `{allowed (0|1), remaining, retry_after_us, reset_after_us, delay_us}`:
-    /// integers, because Redis truncates Lua numbers, and microseconds keep the precision.
+    /// Every script replies with integers (Redis truncates Lua numbers, and
+    /// microseconds keep the precision), as few as the answer needs:
+    /// `{remaining, reset_after_us}` allowed, `{remaining, reset_after_us, retry_after_us}`
+    /// denied, `{remaining, reset_after_us, 0, delay_us}` allowed with a delay.
     pub fn from_reply(limit: i64, reply: &[i64]) -> Result<Outcome> {
-        let &[allowed, remaining, retry_us, reset_us, delay_us] = reply else {
-            return Err(Error::Redis(format!("unexpected script reply {reply:?}")));
+        let (allowed, remaining, reset_us, retry_us, delay_us) = match *reply {
+            [remaining, reset] => (true, remaining, reset, 0, 0),
+            [remaining, reset, retry] => (false, remaining, reset, retry, 0),
+            [remaining, reset, 0, delay] => (true, remaining, reset, 0, delay),
+            _ => return Err(Error::Redis(format!("unexpected script reply {reply:?}"))),
         };
-        let allowed = allowed == 1;
         Ok(Outcome {
             allowed,
             limit,
             remaining: remaining.clamp(0, limit),
-            retry_after_us: if allowed { 0 } else { retry_us.max(0) },
+            retry_after_us: retry_us.max(0),
             reset_after_us: reset_us.max(0),
-            delay_us: if allowed { delay_us.max(0) } else { 0 },
+            delay_us: delay_us.max(0),
         })
+    }
+
+    /// A fixed window's counter after a cost-1 hit (`redis::counter`): the
+    /// window's count including this request, and its milliseconds left.
+    pub fn from_count(limit: i64, count: i64, ttl_ms: i64) -> Outcome {
+        let left_us = ttl_ms.max(0) * 1000;
+        let allowed = count <= limit;
+        Outcome {
+            allowed,
+            limit,
+            remaining: (limit - count).clamp(0, limit),
+            retry_after_us: if allowed { 0 } else { left_us.max(1) },
+            reset_after_us: left_us,
+            delay_us: 0,
+        }
     }
 
     /// The answer `ratelimit.on_error` gives when Redis failed: `None` means throw.
@@ -93,18 +112,30 @@ mod tests {
 
     #[test]
     fn reply_keeps_microseconds_and_shows_seconds() {
-        let o = Outcome::from_reply(10, &[1, 7, 0, 2_500_000, 125_000]).unwrap();
+        let o = Outcome::from_reply(10, &[7, 2_500_000, 0, 125_000]).unwrap();
         assert_eq!(o, Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000 });
         assert_eq!((o.retry_after(), o.reset_after(), o.delay()), (0.0, 2.5, 0.125));
-        let o = Outcome::from_reply(10, &[0, 0, 1_000, 60_000_000, 99]).unwrap();
+        let o = Outcome::from_reply(10, &[0, 60_000_000, 1_000]).unwrap();
         assert_eq!((o.allowed, o.retry_after(), o.reset_after(), o.delay()), (false, 0.001, 60.0, 0.0));
+        let o = Outcome::from_reply(10, &[4, 9]).unwrap();
+        assert_eq!((o.allowed, o.remaining, o.reset_after_us, o.retry_after_us), (true, 4, 9, 0));
     }
 
     #[test]
     fn reply_clamps_nonsense_and_rejects_wrong_shapes() {
-        let o = Outcome::from_reply(10, &[1, 11, -5, -1, -1]).unwrap();
+        let o = Outcome::from_reply(10, &[11, -1]).unwrap();
         assert_eq!((o.remaining, o.reset_after_us, o.delay_us), (10, 0, 0));
-        assert!(matches!(Outcome::from_reply(10, &[1, 2, 3]), Err(Error::Redis(_))));
+        for bad in [&[][..], &[1], &[1, 2, 3, 4], &[1, 2, 3, 4, 5]] {
+            assert!(matches!(Outcome::from_reply(10, bad), Err(Error::Redis(_))), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn counter_hits() {
+        assert_eq!(Outcome::from_count(3, 1, 60_000), Outcome { allowed: true, limit: 3, remaining: 2, retry_after_us: 0, reset_after_us: 60_000_000, delay_us: 0 });
+        assert_eq!(Outcome::from_count(3, 3, 10).remaining, 0);
+        let denied = Outcome::from_count(3, 9, 0);
+        assert_eq!((denied.allowed, denied.remaining, denied.retry_after_us, denied.reset_after_us), (false, 0, 1, 0));
     }
 
     #[test]

@@ -49,12 +49,15 @@ pub struct Policy {
     /// message of a bigger one ("the limit", "the capacity").
     pub max_cost: i64,
     pub max_cost_is: String,
+    /// Fixed window: a cost-1 consume may skip the script (`redis::counter`),
+    /// with a window of this many milliseconds.
+    pub counter_window_ms: Option<i64>,
 }
 
 impl Policy {
     /// A policy whose costs are bounded by its limit.
     pub fn new(script: Script, args: Vec<Vec<u8>>, limit: i64, limit_is: &str) -> Self {
-        Policy { script, args, limit, max_cost: limit, max_cost_is: limit_is.to_string() }
+        Policy { script, args, limit, max_cost: limit, max_cost_is: limit_is.to_string(), counter_window_ms: None }
     }
 
     /// `cost` must be 1..=max_cost: a larger one could never be accepted.
@@ -66,16 +69,11 @@ impl Policy {
         Outcome::from_reply(self.limit, reply)
     }
 
-    /// The ARGV of one call: the policy's, then `cost`, `peek` and, only when
-    /// a test injects a clock, `now_us` (see `instance::Limiter::decide_at`).
-    pub fn call_args(&self, op: Op, now_us: Option<i64>) -> Vec<Vec<u8>> {
-        let mut args = self.args.clone();
-        args.push(params::arg(op.cost()));
-        args.push(if op.is_peek() { b"1".to_vec() } else { b"0".to_vec() });
-        if let Some(now) = now_us {
-            args.push(params::arg(now));
-        }
-        args
+    /// The ARGV of one call after the policy's: `cost`, `peek` (1|0) and, only
+    /// when a test injects a clock, `now_us` (see `instance::Limiter::decide_at`).
+    pub fn call_args(op: Op, now_us: Option<i64>) -> ([i64; 3], usize) {
+        let args = [op.cost(), op.is_peek() as i64, now_us.unwrap_or(0)];
+        (args, if now_us.is_some() { 3 } else { 2 })
     }
 }
 
@@ -84,10 +82,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn call_arguments_follow_the_policy_arguments() {
-        let p = Policy::new(Script::FixedWindow, vec![b"1000".to_vec(), b"5".to_vec()], 5, "the limit");
-        assert_eq!(p.call_args(Op::Consume(3), None), [&b"1000"[..], b"5", b"3", b"0"]);
-        assert_eq!(p.call_args(Op::Peek, Some(42)), [&b"1000"[..], b"5", b"1", b"1", b"42"]);
+    fn call_arguments_are_cost_peek_and_a_test_clock() {
+        assert_eq!(Policy::call_args(Op::Consume(3), None), ([3, 0, 0], 2));
+        assert_eq!(Policy::call_args(Op::Peek, Some(42)), ([1, 1, 42], 3));
     }
 
     #[test]

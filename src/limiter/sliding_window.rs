@@ -11,6 +11,13 @@ use super::params::{self, arg};
 use super::policy::{Policy, Script};
 use crate::error::{Error, Result};
 
+/// The largest cost one call may add to an exact log: each unit is a member,
+/// so a call's work and memory in Redis grow with its cost. Blocks mode takes
+/// any cost up to the limit in constant work.
+pub const MAX_LOG_COST: i64 = 1000;
+/// The most slices per window: every call reads the whole hash of slices.
+pub const MAX_BLOCKS: i64 = 1000;
+
 /// The shortest slice in blocks mode. Redis expiries are milliseconds, and a
 /// slice shorter than that buys nothing over the exact log but a bigger hash.
 pub const MIN_SLICE_US: i64 = 1000;
@@ -22,20 +29,29 @@ pub fn policy(window_size: f64, max_requests: i64, blocks: i64) -> Result<Policy
     params::seconds_to_ms("windowSize", window_size)?; // at least one millisecond
     let window_us = params::seconds_to_us("windowSize", window_size)?;
     let limit = params::count("maxRequests", max_requests)?;
-    let most = window_us / MIN_SLICE_US;
+    let most = (window_us / MIN_SLICE_US).min(MAX_BLOCKS);
     if blocks < 0 {
         return Err(Error::value("blocks", format!("must be greater than or equal to 0, {blocks} given")));
     }
     if blocks > most {
         return Err(Error::value(
             "blocks",
-            format!("must be at most {most}, so that each slice of the window lasts at least 1 ms; {blocks} given"),
+            if most < MAX_BLOCKS {
+                format!("must be at most {most}, so that each slice of the window lasts at least 1 ms; {blocks} given")
+            } else {
+                format!("must be at most {MAX_BLOCKS}, {blocks} given")
+            },
         ));
     }
     if blocks == 0 {
         // The log's key lives one window (rounded up to whole ms) after its newest entry.
         let ttl_ms = (window_us + 999) / 1000;
-        Ok(Policy::new(Script::SlidingLog, vec![arg(window_us), arg(limit), arg(ttl_ms)], limit, "the limit"))
+        let mut policy = Policy::new(Script::SlidingLog, vec![arg(window_us), arg(limit), arg(ttl_ms)], limit, "the limit");
+        if limit > MAX_LOG_COST {
+            policy.max_cost = MAX_LOG_COST;
+            policy.max_cost_is = "the most one call may add to an exact log; $blocks > 0 takes larger costs".into();
+        }
+        Ok(policy)
     } else {
         // Whole microseconds; the script counts every slice overlapping the
         // window, so a slice a little shorter than window / blocks is still exact.
@@ -70,8 +86,9 @@ mod tests {
         assert_eq!(sw.script, Script::SlidingBlocks);
         // A slice that does not divide the window is floored to whole µs.
         assert_eq!(args(&policy(1.0, 5, 3).unwrap()), ["1000000", "5", "333333"]);
-        // The finest allowed: 1 ms slices.
+        // The finest allowed: 1 ms slices, and at most 1000 of them.
         assert_eq!(args(&policy(1.0, 5, 1000).unwrap()), ["1000000", "5", "1000"]);
+        assert_eq!(msg(policy(3600.0, 5, 1001)), "$blocks must be at most 1000, 1001 given");
     }
 
     #[test]
@@ -89,9 +106,10 @@ mod tests {
     #[test]
     fn bad_blocks_name_themselves() {
         assert_eq!(msg(policy(1.0, 1, -1)), "$blocks must be greater than or equal to 0, -1 given");
+        assert_eq!(msg(policy(1.0, 1, 1001)), "$blocks must be at most 1000, 1001 given");
         assert_eq!(
-            msg(policy(1.0, 1, 1001)),
-            "$blocks must be at most 1000, so that each slice of the window lasts at least 1 ms; 1001 given"
+            msg(policy(0.5, 1, 501)),
+            "$blocks must be at most 500, so that each slice of the window lasts at least 1 ms; 501 given"
         );
         assert_eq!(
             msg(policy(0.001, 1, 2)),
@@ -99,6 +117,17 @@ mod tests {
         );
         // The window is checked before blocks: its message wins.
         assert!(msg(policy(0.0, 1, -1)).starts_with("$windowSize"));
+    }
+
+    #[test]
+    fn a_log_takes_at_most_1000_units_per_call() {
+        let big = policy(60.0, 1 << 40, 0).unwrap();
+        assert!(big.check_cost(1000).is_ok());
+        assert_eq!(
+            msg(big.check_cost(1001)),
+            "$cost must be at most 1000 (the most one call may add to an exact log; $blocks > 0 takes larger costs), 1001 given"
+        );
+        assert!(policy(60.0, 1 << 40, 10).unwrap().check_cost(1_000_000).is_ok());
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! Everything that talks to Redis: where it is (`target`), the per-process
-//! connection pool (`pool`), the Lua script runner (`script`) and the text of
-//! every algorithm's script (`scripts`).
+//! connection pool (`pool`), commands written as RESP (`resp`), the Lua script
+//! runner (`script`), the text of every algorithm's script (`scripts`) and the
+//! fixed window's scriptless fast path (`counter`).
+pub mod counter;
 pub mod pool;
+pub mod resp;
 pub mod script;
 pub mod scripts;
 pub mod target;

@@ -1,23 +1,88 @@
 //! Runs one Lua script with EVALSHA, loading it on NOSCRIPT (after a
-//! `SCRIPT FLUSH` or a restart), and reads the integer array every script returns.
+//! `SCRIPT FLUSH` or a restart), and reads the short integer array every
+//! script returns. The command is written into a buffer reused across calls,
+//! with the policy's fixed arguments already encoded: one write, one read.
 
-use ::redis::{Connection, RedisResult, Script};
+use std::cell::RefCell;
+
+use ::redis::{Connection, ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
+
+use super::resp;
+
+/// A script's reply: at most 4 integers (see `limiter::Outcome::from_reply`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Ints {
+    vals: [i64; 4],
+    len: usize,
+}
+
+impl Ints {
+    pub fn as_slice(&self) -> &[i64] {
+        &self.vals[..self.len]
+    }
+
+    fn from_value(v: Value) -> RedisResult<Ints> {
+        let items = match v {
+            Value::Array(items) => items,
+            Value::ServerError(e) => return Err(e.into()),
+            other => return Err(unexpected(&other)),
+        };
+        let mut out = Ints::default();
+        if items.len() > out.vals.len() {
+            return Err(unexpected(&Value::Array(items)));
+        }
+        for (slot, item) in out.vals.iter_mut().zip(&items) {
+            *slot = match item {
+                Value::Int(n) => *n,
+                other => return Err(unexpected(other)),
+            };
+        }
+        out.len = items.len();
+        Ok(out)
+    }
+}
+
+fn unexpected(v: &Value) -> RedisError {
+    RedisError::from((ErrorKind::Parse, "unexpected script reply", format!("{v:?}")))
+}
 
 pub struct LuaScript {
-    script: Script,
+    source: &'static str,
+    sha: String,
+}
+
+thread_local! {
+    /// The command being sent; PHP runs one call at a time per thread.
+    static COMMAND: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 impl LuaScript {
-    pub fn new(source: &str) -> Self {
-        LuaScript { script: Script::new(source) }
+    pub fn new(source: &'static str) -> Self {
+        LuaScript { source, sha: ::redis::Script::new(source).get_hash().to_string() }
     }
 
-    /// `KEYS[1] = key`, `ARGV = args`; the reply is an array of integers.
-    pub fn run(&self, conn: &mut Connection, key: &[u8], args: &[Vec<u8>]) -> RedisResult<Vec<i64>> {
-        let mut invocation = self.script.key(key);
-        for a in args {
-            invocation.arg(a.as_slice());
-        }
-        invocation.invoke(conn)
+    /// `EVALSHA sha 1 key <fixed> <extra…>`: `fixed` holds `fixed_count`
+    /// arguments already in RESP (`resp::encode_all`), `extra` the per-call
+    /// integers (cost, peek, and a test's clock).
+    pub fn run(&self, conn: &mut Connection, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
+        COMMAND.with_borrow_mut(|buf| {
+            buf.clear();
+            resp::array(buf, 4 + fixed_count + extra.len());
+            resp::bulk(buf, b"EVALSHA");
+            resp::bulk(buf, self.sha.as_bytes());
+            resp::bulk(buf, b"1");
+            resp::bulk(buf, key);
+            buf.extend_from_slice(fixed);
+            for &n in extra {
+                resp::bulk_int(buf, n);
+            }
+            match Ints::from_value(conn.req_packed_command(buf)?) {
+                Err(e) if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
+                    ::redis::cmd("SCRIPT").arg("LOAD").arg(self.source).query::<String>(conn)?;
+                    Ints::from_value(conn.req_packed_command(buf)?)
+                }
+                other => other,
+            }
+        })
     }
 }

@@ -75,3 +75,31 @@ impl Drop for RedisServer {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+use ratelimit::limiter::instance::{CallOptions, Limiter};
+use ratelimit::limiter::{OnError, Policy};
+use ratelimit::redis::pool::{self, Timeouts};
+use ratelimit::redis::target::Target;
+
+/// Generous timeouts (a loaded machine) and errors thrown, not answered for.
+pub const OPTS: CallOptions = CallOptions {
+    timeouts: Timeouts { connect: Duration::from_secs(2), reply: Duration::from_secs(5) },
+    on_error: OnError::Throw,
+};
+
+impl RedisServer {
+    /// A limiter on this server whose key for the id "" is `table:<name>`.
+    pub fn limiter(&self, policy: Policy, name: &str) -> Limiter {
+        let slot = pool::slot(Target::tcp("127.0.0.1", self.port));
+        Limiter::new(policy, slot, b"table:", name.as_bytes()).unwrap()
+    }
+
+    /// Runs one command on the server and reads its reply as `T`.
+    pub fn query<T: ::redis::FromRedisValue>(&self, args: &[&str]) -> T {
+        let mut cmd = ::redis::cmd(args[0]);
+        for a in &args[1..] {
+            cmd.arg(*a);
+        }
+        cmd.query(&mut self.connection().unwrap()).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    }
+}

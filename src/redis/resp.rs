@@ -1,0 +1,72 @@
+//! Writes Redis commands in RESP straight into a reused buffer, so a decision
+//! costs no allocation and no formatting machinery on the client side.
+
+/// `*n\r\n`: a command of `n` parts follows.
+pub fn array(buf: &mut Vec<u8>, n: usize) {
+    buf.push(b'*');
+    int_digits(buf, n as i64);
+    buf.extend_from_slice(b"\r\n");
+}
+
+/// One part of a command: `$len\r\nbytes\r\n`.
+pub fn bulk(buf: &mut Vec<u8>, bytes: &[u8]) {
+    buf.push(b'$');
+    int_digits(buf, bytes.len() as i64);
+    buf.extend_from_slice(b"\r\n");
+    buf.extend_from_slice(bytes);
+    buf.extend_from_slice(b"\r\n");
+}
+
+/// An integer part, in decimal as Redis reads it.
+pub fn bulk_int(buf: &mut Vec<u8>, n: i64) {
+    let mut digits = Vec::new();
+    int_digits(&mut digits, n);
+    bulk(buf, &digits);
+}
+
+fn int_digits(buf: &mut Vec<u8>, n: i64) {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        buf.push(b'-');
+    }
+    buf.extend_from_slice(&tmp[i..]);
+}
+
+/// Several parts, each already a `bulk`: for arguments encoded once and sent on every call.
+pub fn encode_all(parts: &[Vec<u8>]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    for p in parts {
+        bulk(&mut buf, p);
+    }
+    buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_resp() {
+        let mut buf = Vec::new();
+        array(&mut buf, 3);
+        bulk(&mut buf, b"INCRBY");
+        bulk(&mut buf, b"k\0{}");
+        bulk_int(&mut buf, -120);
+        assert_eq!(buf, b"*3\r\n$6\r\nINCRBY\r\n$4\r\nk\0{}\r\n$4\r\n-120\r\n");
+        let mut buf = Vec::new();
+        bulk_int(&mut buf, 0);
+        bulk_int(&mut buf, i64::MIN);
+        assert_eq!(buf, b"$1\r\n0\r\n$20\r\n-9223372036854775808\r\n");
+        assert_eq!(encode_all(&[b"1".to_vec(), b"".to_vec()]), b"$1\r\n1\r\n$0\r\n\r\n");
+    }
+}

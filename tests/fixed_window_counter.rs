@@ -1,0 +1,67 @@
+//! The fixed window's cost-1 consume runs without a script (SET NX PX +
+//! INCRBY + PTTL in one round trip, `redis::counter`): the same answers as the
+//! script, on the server's real clock, and foreign keys left as they were.
+
+mod support;
+
+use ratelimit::error::Error;
+use ratelimit::limiter::{fixed_window, Op};
+use support::OPTS;
+
+#[test]
+fn cost_one_hits_count_and_deny_like_the_script() {
+    let Some(server) = support::start() else { return };
+    let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "hits");
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        let o = limiter.decide(b"", Op::Consume(1), OPTS).unwrap();
+        assert!(o.reset_after_us > 59_000_000 && o.reset_after_us <= 60_000_000, "{o:?}");
+        if !o.allowed {
+            assert_eq!(o.retry_after_us, o.reset_after_us);
+        }
+        seen.push((o.allowed, o.remaining));
+    }
+    assert_eq!(seen, [(true, 2), (true, 1), (true, 0), (false, 0), (false, 0)]);
+    // Denied cost-1 hits were counted; no later decision changes because of it.
+    let peek = limiter.decide(b"", Op::Peek, OPTS).unwrap();
+    assert_eq!((peek.allowed, peek.remaining), (false, 0));
+    let ttl: i64 = server.query(&["PTTL", "table:hits"]);
+    assert!(ttl > 59_000 && ttl <= 60_000, "{ttl}");
+    // A cost above 1 takes the script, which counts nothing when it denies.
+    let wide = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "wide");
+    assert!(wide.decide(b"", Op::Consume(1), OPTS).unwrap().allowed);
+    assert!(!wide.decide(b"", Op::Consume(3), OPTS).unwrap().allowed);
+    assert_eq!(server.query::<i64>(&["GET", "table:wide"]), 1);
+}
+
+#[test]
+fn a_counter_without_expiry_gets_its_window() {
+    let Some(server) = support::start() else { return };
+    let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "persisted");
+    let _: () = server.query(&["SET", "table:persisted", "1"]);
+    let o = limiter.decide(b"", Op::Consume(1), OPTS).unwrap();
+    assert_eq!((o.allowed, o.remaining, o.reset_after_us), (true, 1, 60_000_000));
+    let ttl: i64 = server.query(&["PTTL", "table:persisted"]);
+    assert!(ttl > 59_000 && ttl <= 60_000, "{ttl}");
+}
+
+#[test]
+fn foreign_keys_are_refused_and_left_alone() {
+    let Some(server) = support::start() else { return };
+    let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "text");
+    let _: () = server.query(&["SET", "table:text", "hello"]);
+    match limiter.decide(b"", Op::Consume(1), OPTS) {
+        Err(Error::Redis(m)) => assert!(m.contains("not an integer"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.query::<String>(&["GET", "table:text"]), "hello");
+    assert_eq!(server.query::<i64>(&["PTTL", "table:text"]), -1);
+    let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "list");
+    let _: () = server.query(&["RPUSH", "table:list", "a"]);
+    match limiter.decide(b"", Op::Consume(1), OPTS) {
+        Err(Error::Redis(m)) => assert!(m.contains("WRONGTYPE"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(server.query::<i64>(&["PTTL", "table:list"]), -1);
+    assert_eq!(server.query::<i64>(&["LLEN", "table:list"]), 1);
+}
