@@ -41,7 +41,7 @@ foreach (rl_classes() as $kind => $c) {
     $costs = [];
     foreach ([2, 2, 1, 1] as $cost) {
         $r = $l->consume('costly', $cost);
-        $costs[] = "cost $cost: " . ($r->allowed ? 'Y' : 'n') . $r->remaining;
+        $costs[] = "cost $cost: " . ($r->allowed ? 'Y' : 'n') . $r->remaining . ($r->allowed ? '' : ' retry ' . $secs($r->retryAfter));
     }
     echo implode(', ', $costs), "; stored: ", rl_state($kind, $redis, "$p:costly", 3), "\n";
 
@@ -95,7 +95,7 @@ second:    allowed remaining=1 retryAfter=0 resetAfter=300 delay=0
 denied:    limit=3 denied  remaining=0 retryAfter=300 resetAfter=300 delay=0
 headers: limit 3 remaining 0, reset and Retry-After are the times rounded up: true
 denied attempts took nothing: counter '3'
-cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0; stored: counter '3'
+cost 2: Y1, cost 2: n1 retry 300, cost 1: Y0, cost 1: n0 retry 300; stored: counter '3'
 -- peek() and denied calls write nothing
 peek x3:   allowed remaining=2 retryAfter=0 resetAfter=300 delay=0 $remaining=2; key unchanged: true; TTL not extended: true
 cost 3:    denied  remaining=2 retryAfter=300 resetAfter=300 delay=0; key unchanged: true
@@ -119,7 +119,7 @@ second:    allowed remaining=1 retryAfter=0 resetAfter=300 delay=0
 denied:    limit=3 denied  remaining=0 retryAfter=300 resetAfter=300 delay=0
 headers: limit 3 remaining 0, reset and Retry-After are the times rounded up: true
 denied attempts took nothing: entries 3, sequence member -3.0
-cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0; stored: entries 3, sequence member -3.0
+cost 2: Y1, cost 2: n1 retry 300, cost 1: Y0, cost 1: n0 retry 300; stored: entries 3, sequence member -3.0
 -- peek() and denied calls write nothing
 peek x3:   allowed remaining=2 retryAfter=0 resetAfter=300 delay=0 $remaining=2; key unchanged: true; TTL not extended: true
 cost 3:    denied  remaining=2 retryAfter=300 resetAfter=300 delay=0; key unchanged: true
@@ -143,7 +143,7 @@ second:    allowed remaining=1 retryAfter=0 resetAfter=300+slice delay=0
 denied:    limit=3 denied  remaining=0 retryAfter=300+slice resetAfter=300+slice delay=0
 headers: limit 3 remaining 0, reset and Retry-After are the times rounded up: true
 denied attempts took nothing: counted in the slices 3
-cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0; stored: counted in the slices 3
+cost 2: Y1, cost 2: n1 retry 300+slice, cost 1: Y0, cost 1: n0 retry 300+slice; stored: counted in the slices 3
 -- peek() and denied calls write nothing
 peek x3:   allowed remaining=2 retryAfter=0 resetAfter=300+slice delay=0 $remaining=2; key unchanged: true; TTL not extended: true
 cost 3:    denied  remaining=2 retryAfter=300+slice resetAfter=300+slice delay=0; key unchanged: true
@@ -167,7 +167,7 @@ second:    allowed remaining=1 retryAfter=0 resetAfter=200 delay=0
 denied:    limit=3 denied  remaining=0 retryAfter=100 resetAfter=300 delay=0
 headers: limit 3 remaining 0, reset and Retry-After are the times rounded up: true
 denied attempts took nothing: tokens 0.00
-cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0; stored: tokens 0.00
+cost 2: Y1, cost 2: n1 retry 100, cost 1: Y0, cost 1: n0 retry 100; stored: tokens 0.00
 -- peek() and denied calls write nothing
 peek x3:   allowed remaining=2 retryAfter=0 resetAfter=100 delay=0 $remaining=2; key unchanged: true; TTL not extended: true
 cost 3:    denied  remaining=2 retryAfter=100 resetAfter=100 delay=0; key unchanged: true
@@ -191,7 +191,7 @@ second:    allowed remaining=1 retryAfter=0 resetAfter=200 delay=100
 denied:    limit=3 denied  remaining=0 retryAfter=100 resetAfter=300 delay=0
 headers: limit 3 remaining 0, reset and Retry-After are the times rounded up: true
 denied attempts took nothing: level 3.00
-cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0; stored: level 3.00
+cost 2: Y1, cost 2: n1 retry 100, cost 1: Y0, cost 1: n0 retry 100; stored: level 3.00
 -- peek() and denied calls write nothing
 peek x3:   allowed remaining=2 retryAfter=0 resetAfter=100 delay=0 $remaining=2; key unchanged: true; TTL not extended: true
 cost 3:    denied  remaining=2 retryAfter=100 resetAfter=100 delay=0; key unchanged: true
@@ -215,7 +215,7 @@ second:    allowed remaining=1 retryAfter=0 resetAfter=200 delay=0
 denied:    limit=3 denied  remaining=0 retryAfter=100 resetAfter=300 delay=0
 headers: limit 3 remaining 0, reset and Retry-After are the times rounded up: true
 denied attempts took nothing: TAT 3.00 intervals ahead
-cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0; stored: TAT 3.00 intervals ahead
+cost 2: Y1, cost 2: n1 retry 100, cost 1: Y0, cost 1: n0 retry 100; stored: TAT 3.00 intervals ahead
 -- peek() and denied calls write nothing
 peek x3:   allowed remaining=2 retryAfter=0 resetAfter=100 delay=0 $remaining=2; key unchanged: true; TTL not extended: true
 cost 3:    denied  remaining=2 retryAfter=100 resetAfter=100 delay=0; key unchanged: true
