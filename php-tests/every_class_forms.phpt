@@ -41,8 +41,8 @@ foreach (rl_classes() as $kind => $c) {
         echo str_pad($name, 18), $runs($make($key), $key), "\n";
     }
     echo "-- argument counts: the form used is named\n";
-    $required = array_values(array_diff_key($params, array_flip($c['optional'])));
-    $shortRequired = array_map(fn ($name) => $params[$name], array_diff($c['short'], $c['optional']));
+    $required = array_values(array_diff_key($params, $c['optional']));
+    $shortRequired = array_map(fn ($name) => $params[$name], array_diff($c['short'], array_keys($c['optional'])));
     $longMax = (new ReflectionMethod($class, '__construct'))->getNumberOfParameters();
     rl_throws(fn () => new $class(RL_URL, 'k', ...array_slice($required, 0, -1)));
     rl_throws(fn () => new $class('k', ...array_slice($shortRequired, 0, -1)));
