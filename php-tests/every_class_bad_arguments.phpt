@@ -15,54 +15,59 @@ $before = $r->info('stats')['total_commands_processed'];
 
 // Out of range or of the wrong type for every number (1.5 only for the whole
 // ones); 0 is valid only where nothing is a meaningful amount (a GCRA burst
-// of none beyond the first, no blocks): the loop says so.
+// of none beyond the first, no blocks): the table says "accepted".
 $badNumbers = [0, -1, NAN, INF, PHP_INT_MAX, 'x', []];
 $badShort = [0, -1, NAN, PHP_INT_MAX];
-$try = function (callable $f, string $what) {
-    try {
-        $f();
-        echo "accepted: $what\n";
-    } catch (Throwable $e) {
-        echo get_class($e), ': ', $e->getMessage(), "\n";
-    }
-};
 $badConnections = [42, 42.5, true, new stdClass, 'http://h', 'redis://h:99999', 'redis://h:6379/x', 'redis://:6379', 'rediss://h',
     ['port' => 'abc'], ['port' => 70000], ['index' => -1], ['timeout' => -2], ['auth' => 5.5]];
+// What each call threw, kind by kind, for rl_table(); the class's own name
+// reads "Class" so that messages the same for every class print once.
+$seen = [];
+$try = function (string $kind, string $check, callable $f) use (&$seen) {
+    try {
+        $f();
+        $seen[$kind][$check] = 'accepted';
+    } catch (Throwable $e) {
+        $seen[$kind][$check] = get_class($e) . ': ' . str_replace(rl_classes()[$kind]['class'] . '::', 'Class::', $e->getMessage());
+    }
+};
+echo "Class:: below is each kind's own class: ", implode(', ', array_map(fn ($k, $c) => "$k {$c['class']}", array_keys(rl_classes()), rl_classes())), "\n";
+$show = fn ($value) => str_replace(["\n", ' ', 'NAN.0', 'INF.0'], ['', '', 'NAN', 'INF'], var_export($value, true));
 foreach (rl_classes() as $kind => $c) {
     $class = $c['class'];
     $good = $c['params'](10, 60);   // limit 10, 60 s
-    echo "== $kind: $class(", implode(', ', array_map(fn ($n, $v) => "\$$n = " . var_export($v, true), array_keys($good), $good)), ")\n";
-    echo "-- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)\n";
+    $seen[$kind]['valid arguments'] = implode(', ', array_map(fn ($n, $v) => "\$$n = " . var_export($v, true), array_keys($good), $good));
+    $position = 3;
     foreach ($good as $name => $value) {
         foreach (is_int($value) ? [...$badNumbers, 1.5] : $badNumbers as $bad) {
-            $try(fn () => new $class($url, 'p', ...array_values(array_replace($good, [$name => $bad]))), "\$$name = " . var_export($bad, true));
+            $try($kind, "long form, argument #$position = " . $show($bad), fn () => new $class($url, 'p', ...array_values(array_replace($good, [$name => $bad]))));
         }
+        $position++;
     }
-    echo "-- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX\n";
-    foreach ($c['short'] as $name) {
+    foreach ($c['short'] as $i => $name) {
         foreach ($badShort as $bad) {
-            $try(fn () => new $class('k', ...array_map(fn ($n) => $n === $name ? $bad : $good[$n], $c['short'])), "\$$name = " . var_export($bad, true));
+            $try($kind, 'short form, argument #' . ($i + 2) . ' = ' . $show($bad),
+                fn () => new $class('k', ...array_map(fn ($n) => $n === $name ? $bad : $good[$n], $c['short'])));
         }
     }
-    echo "-- key prefix, key, connection\n";
-    rl_throws(fn () => new $class($url, '', ...array_values($good)));
-    rl_throws(fn () => new $class($url, str_repeat('k', 9000), ...array_values($good)));
-    rl_throws(fn () => new $class('', ...array_map(fn ($n) => $good[$n], $c['short'])));
+    $try($kind, "key prefix ''", fn () => new $class($url, '', ...array_values($good)));
+    $try($kind, 'key prefix of 9000 bytes', fn () => new $class($url, str_repeat('k', 9000), ...array_values($good)));
+    $try($kind, "short form, key ''", fn () => new $class('', ...array_map(fn ($n) => $good[$n], $c['short'])));
     foreach ($badConnections as $connection) {
-        rl_throws(fn () => new $class($connection, 'p', ...array_values($good)));
+        $try($kind, 'connection ' . $show($connection), fn () => new $class($connection, 'p', ...array_values($good)));
     }
-    echo "-- method arguments\n";
     $l = new $class($url, 'p', ...array_values($good));
-    rl_throws(fn () => $l->isAllowed('a', 0));
-    rl_throws(fn () => $l->isAllowed('a', -1));
-    rl_throws(fn () => $l->consume('a', 11));
-    rl_throws(fn () => $l->access('a', -2));
-    rl_throws(fn () => $l->access('a', 'x'));
-    rl_throws(fn () => $l->isAllowed([]));
-    rl_throws(fn () => $l->peek(new stdClass));
-    rl_throws(fn () => $l->reset(str_repeat('x', 9000)));
-    echo "\$remaining: ", var_export($l->remaining, true), "\n";
+    $try($kind, "isAllowed('a', 0)", fn () => $l->isAllowed('a', 0));
+    $try($kind, "isAllowed('a', -1)", fn () => $l->isAllowed('a', -1));
+    $try($kind, "consume('a', 11), over the limit", fn () => $l->consume('a', 11));
+    $try($kind, "access('a', -2)", fn () => $l->access('a', -2));
+    $try($kind, "access('a', 'x')", fn () => $l->access('a', 'x'));
+    $try($kind, 'isAllowed([])', fn () => $l->isAllowed([]));
+    $try($kind, 'peek(new stdClass)', fn () => $l->peek(new stdClass));
+    $try($kind, 'reset() of an id of 9000 bytes', fn () => $l->reset(str_repeat('x', 9000)));
+    $seen[$kind]['$remaining after all that'] = var_export($l->remaining, true);
 }
+rl_table($seen);
 
 echo "== what only one class checks\n";
 $specific = [
@@ -100,7 +105,8 @@ $specific = [
 foreach ($specific as $case) {
     rl_throws($case);
 }
-$try(fn () => new SlidingWindowRateLimiter('k', 1, 10, 1000), 'the most blocks, 1000 slices of 1 ms in 1 s');
+echo "the most blocks, 1000 slices of 1 ms in 1 s: ";
+rl_throws(fn () => new SlidingWindowRateLimiter('k', 1, 10, 1000));
 
 $after = $r->info('stats')['total_commands_processed'];
 echo "commands Redis saw meanwhile (only our INFO): ", $after - $before, "\n";
@@ -108,362 +114,253 @@ echo "keys: ", $r->dbSize(), "\n";
 rl_stop_redis($own);
 
 echo "== valid arguments: only now is Redis asked (nothing listens on port 1)\n";
+$seen = [];
 foreach (rl_classes() as $kind => $c) {
-    echo str_pad($kind, 8);
-    rl_throws(fn () => rl_long($kind, 'redis://127.0.0.1:1', 'p', 10)->consume('x', 10));
+    $try($kind, 'consume(\'x\', 10)', fn () => rl_long($kind, 'redis://127.0.0.1:1', 'p', 10)->consume('x', 10));
 }
-echo str_pad('leaky, requestSize 3: ', 8);
+rl_table($seen);
+echo "leaky, requestSize 3, consume('x', 3): ";
 rl_throws(fn () => (new LeakyBucketRateLimiter('redis://127.0.0.1:1', 'p', 10, 1.0, 3))->consume('x', 3));
 ?>
 --EXPECT--
-== fixed: FixedWindowRateLimiter($window = 60.0, $limit = 10)
--- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be greater than 0
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be greater than 0
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be a finite number of seconds
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be a finite number of seconds
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be at most 315360000 seconds (10 years)
-TypeError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be of type float, string given
-TypeError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be of type float, array given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be a finite integer
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be a finite integer
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be at most 1099511627776
-TypeError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be of type int, string given
-TypeError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be of type int, array given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be a whole number, 1.5 given
--- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX
-ValueError: FixedWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
-ValueError: FixedWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
-ValueError: FixedWindowRateLimiter::__construct(): Argument #2 ($window) must be a finite number of seconds
-ValueError: FixedWindowRateLimiter::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) must be a finite integer
-ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) must be at most 1099511627776
--- key prefix, key, connection
-ValueError: FixedWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
-ValueError: FixedWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($key) must not be empty
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
--- method arguments
-ValueError: FixedWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
-ValueError: FixedWindowRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-TypeError: FixedWindowRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
-TypeError: FixedWindowRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
-TypeError: FixedWindowRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: FixedWindowRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-$remaining: NULL
-== sliding: SlidingWindowRateLimiter($windowSize = 60.0, $maxRequests = 10)
--- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be at most 315360000 seconds (10 years)
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be of type float, string given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be of type float, array given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be at most 1099511627776
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be of type int, string given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be of type int, array given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be a whole number, 1.5 given
--- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be a finite number of seconds
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be at most 1099511627776
--- key prefix, key, connection
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($key) must not be empty
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
--- method arguments
-ValueError: SlidingWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
-ValueError: SlidingWindowRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-TypeError: SlidingWindowRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
-TypeError: SlidingWindowRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
-TypeError: SlidingWindowRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: SlidingWindowRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-$remaining: NULL
-== blocks: SlidingWindowRateLimiter($windowSize = 60.0, $maxRequests = 10, $blocks = 6)
--- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be at most 315360000 seconds (10 years)
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be of type float, string given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be of type float, array given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be at most 1099511627776
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be of type int, string given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be of type int, array given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) must be a whole number, 1.5 given
-accepted: $blocks = 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be greater than or equal to 0, -1 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 9223372036854775807 given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be of type int, string given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be of type int, array given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be a whole number, 1.5 given
--- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be greater than 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be a finite number of seconds
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) must be at most 1099511627776
-accepted: $blocks = 0
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -1 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be a finite integer
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 9223372036854775807 given
--- key prefix, key, connection
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($key) must not be empty
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
-TypeError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
--- method arguments
-ValueError: SlidingWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
-ValueError: SlidingWindowRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-TypeError: SlidingWindowRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
-TypeError: SlidingWindowRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
-TypeError: SlidingWindowRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: SlidingWindowRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-$remaining: NULL
-== token: TokenBucketRateLimiter($capacity = 10, $refillRate = 0.16666666666666666)
--- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be a finite integer
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be a finite integer
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be at most 1099511627776
-TypeError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be of type int, string given
-TypeError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be of type int, array given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be a whole number, 1.5 given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be greater than 0
-ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be greater than 0
-ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be a finite number
-ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be a finite number
-ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be at most 1099511627776
-TypeError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be of type float, string given
-TypeError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be of type float, array given
--- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX
-ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($rate) must be greater than 0
-ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($rate) must be greater than 0
-ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($rate) must be a finite number
-ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($rate) must be at most 1099511627776
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be a finite integer
-ValueError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) must be at most 1099511627776
--- key prefix, key, connection
-ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
-ValueError: TokenBucketRateLimiter::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($key) must not be empty
-TypeError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
-TypeError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
-TypeError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
-TypeError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
-TypeError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
-ValueError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
-TypeError: TokenBucketRateLimiter::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
--- method arguments
-ValueError: TokenBucketRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the capacity), 11 given
-ValueError: TokenBucketRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-TypeError: TokenBucketRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
-TypeError: TokenBucketRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
-TypeError: TokenBucketRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: TokenBucketRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-$remaining: NULL
-== leaky: LeakyBucketRateLimiter($bucketCapacity = 10, $leakRate = 0.16666666666666666)
--- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be a finite integer
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be a finite integer
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be at most 1099511627776
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be of type int, string given
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be of type int, array given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($bucketCapacity) must be a whole number, 1.5 given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be greater than 0
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be greater than 0
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be a finite number
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be a finite number
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be at most 1099511627776
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be of type float, string given
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be of type float, array given
--- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($rate) must be greater than 0
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($rate) must be greater than 0
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($rate) must be a finite number
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($rate) must be at most 1099511627776
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) must be a finite integer
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) must be at most 1099511627776
--- key prefix, key, connection
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($key) must not be empty
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
-ValueError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
-TypeError: LeakyBucketRateLimiter::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
--- method arguments
-ValueError: LeakyBucketRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the capacity), 11 given
-ValueError: LeakyBucketRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-TypeError: LeakyBucketRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
-TypeError: LeakyBucketRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
-TypeError: LeakyBucketRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: LeakyBucketRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-$remaining: NULL
-== gcra: GcraRateLimiter($maxBurst = 9, $count = 10, $period = 60.0)
--- long form: each number in turn is 0, -1, NAN, INF, PHP_INT_MAX, 'x', [] (and 1.5 if whole)
-accepted: $maxBurst = 0
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be greater than or equal to 0
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be a finite integer
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be a finite integer
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be at most 1099511627775
-TypeError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be of type int, string given
-TypeError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be of type int, array given
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be a whole number, 1.5 given
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($count) must be greater than or equal to 1
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($count) must be greater than or equal to 1
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($count) must be a finite integer
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($count) must be a finite integer
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($count) must be at most 1099511627776
-TypeError: GcraRateLimiter::__construct(): Argument #4 ($count) must be of type int, string given
-TypeError: GcraRateLimiter::__construct(): Argument #4 ($count) must be of type int, array given
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($count) must be a whole number, 1.5 given
-ValueError: GcraRateLimiter::__construct(): Argument #5 ($period) must be greater than 0
-ValueError: GcraRateLimiter::__construct(): Argument #5 ($period) must be greater than 0
-ValueError: GcraRateLimiter::__construct(): Argument #5 ($period) must be a finite number of seconds
-ValueError: GcraRateLimiter::__construct(): Argument #5 ($period) must be a finite number of seconds
-ValueError: GcraRateLimiter::__construct(): Argument #5 ($period) must be at most 315360000 seconds (10 years)
-TypeError: GcraRateLimiter::__construct(): Argument #5 ($period) must be of type float, string given
-TypeError: GcraRateLimiter::__construct(): Argument #5 ($period) must be of type float, array given
--- short form: its own names and positions; each number in turn is 0, -1, NAN, PHP_INT_MAX
-accepted: $maxBurst = 0
-ValueError: GcraRateLimiter::__construct(): Argument #2 ($maxBurst) must be greater than or equal to 0
-ValueError: GcraRateLimiter::__construct(): Argument #2 ($maxBurst) must be a finite integer
-ValueError: GcraRateLimiter::__construct(): Argument #2 ($maxBurst) must be at most 1099511627775
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($count) must be greater than or equal to 1
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($count) must be greater than or equal to 1
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($count) must be a finite integer
-ValueError: GcraRateLimiter::__construct(): Argument #3 ($count) must be at most 1099511627776
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($period) must be greater than 0
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($period) must be greater than 0
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($period) must be a finite number of seconds
-ValueError: GcraRateLimiter::__construct(): Argument #4 ($period) must be at most 315360000 seconds (10 years)
--- key prefix, key, connection
-ValueError: GcraRateLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
-ValueError: GcraRateLimiter::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($key) must not be empty
-TypeError: GcraRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
-TypeError: GcraRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
-TypeError: GcraRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
-TypeError: GcraRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
-TypeError: GcraRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
-ValueError: GcraRateLimiter::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
-TypeError: GcraRateLimiter::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
--- method arguments
-ValueError: GcraRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: GcraRateLimiter::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
-ValueError: GcraRateLimiter::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
-ValueError: GcraRateLimiter::access(): Argument #2 ($cost) must be greater than or equal to 1
-TypeError: GcraRateLimiter::access(): Argument #2 ($cost) must be of type int, string given
-TypeError: GcraRateLimiter::isAllowed(): Argument #1 ($id) must be of type string, array given
-TypeError: GcraRateLimiter::peek(): Argument #1 ($id) must be of type string, stdClass given
-ValueError: GcraRateLimiter::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-$remaining: NULL
+Class:: below is each kind's own class: fixed FixedWindowRateLimiter, sliding SlidingWindowRateLimiter, blocks SlidingWindowRateLimiter, token TokenBucketRateLimiter, leaky LeakyBucketRateLimiter, gcra GcraRateLimiter
+valid arguments:
+  fixed    $window = 60.0, $limit = 10
+  sliding  $windowSize = 60.0, $maxRequests = 10
+  blocks   $windowSize = 60.0, $maxRequests = 10, $blocks = 6
+  token    $capacity = 10, $refillRate = 0.16666666666666666
+  leaky    $bucketCapacity = 10, $leakRate = 0.16666666666666666
+  gcra     $maxBurst = 9, $count = 10, $period = 60.0
+long form, argument #3 = 0:
+  fixed    ValueError: Class::__construct(): Argument #3 ($window) must be greater than 0
+  sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be greater than 0
+  blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be greater than 0
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
+  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be greater than or equal to 1
+  gcra     accepted
+long form, argument #3 = -1:
+  fixed    ValueError: Class::__construct(): Argument #3 ($window) must be greater than 0
+  sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be greater than 0
+  blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be greater than 0
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
+  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be greater than or equal to 1
+  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be greater than or equal to 0
+long form, argument #3 = NAN:
+  fixed    ValueError: Class::__construct(): Argument #3 ($window) must be a finite number of seconds
+  sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
+  blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
+  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be a finite integer
+  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be a finite integer
+long form, argument #3 = INF:
+  fixed    ValueError: Class::__construct(): Argument #3 ($window) must be a finite number of seconds
+  sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
+  blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
+  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be a finite integer
+  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be a finite integer
+long form, argument #3 = 9223372036854775807:
+  fixed    ValueError: Class::__construct(): Argument #3 ($window) must be at most 315360000 seconds (10 years)
+  sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be at most 315360000 seconds (10 years)
+  blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be at most 315360000 seconds (10 years)
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be at most 1099511627776
+  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be at most 1099511627776
+  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be at most 1099511627775
+long form, argument #3 = 'x':
+  fixed    TypeError: Class::__construct(): Argument #3 ($window) must be of type float, string given
+  sliding  TypeError: Class::__construct(): Argument #3 ($windowSize) must be of type float, string given
+  blocks   TypeError: Class::__construct(): Argument #3 ($windowSize) must be of type float, string given
+  token    TypeError: Class::__construct(): Argument #3 ($capacity) must be of type int, string given
+  leaky    TypeError: Class::__construct(): Argument #3 ($bucketCapacity) must be of type int, string given
+  gcra     TypeError: Class::__construct(): Argument #3 ($maxBurst) must be of type int, string given
+long form, argument #3 = array():
+  fixed    TypeError: Class::__construct(): Argument #3 ($window) must be of type float, array given
+  sliding  TypeError: Class::__construct(): Argument #3 ($windowSize) must be of type float, array given
+  blocks   TypeError: Class::__construct(): Argument #3 ($windowSize) must be of type float, array given
+  token    TypeError: Class::__construct(): Argument #3 ($capacity) must be of type int, array given
+  leaky    TypeError: Class::__construct(): Argument #3 ($bucketCapacity) must be of type int, array given
+  gcra     TypeError: Class::__construct(): Argument #3 ($maxBurst) must be of type int, array given
+long form, argument #4 = 0:
+  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be greater than or equal to 1
+  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
+  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
+  token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be greater than 0
+  leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be greater than 0
+  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be greater than or equal to 1
+long form, argument #4 = -1:
+  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be greater than or equal to 1
+  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
+  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be greater than or equal to 1
+  token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be greater than 0
+  leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be greater than 0
+  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be greater than or equal to 1
+long form, argument #4 = NAN:
+  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be a finite integer
+  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
+  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
+  token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be a finite number
+  leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be a finite number
+  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be a finite integer
+long form, argument #4 = INF:
+  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be a finite integer
+  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
+  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
+  token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be a finite number
+  leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be a finite number
+  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be a finite integer
+long form, argument #4 = 9223372036854775807:
+  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be at most 1099511627776
+  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be at most 1099511627776
+  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be at most 1099511627776
+  token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be at most 1099511627776
+  leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be at most 1099511627776
+  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be at most 1099511627776
+long form, argument #4 = 'x':
+  fixed    TypeError: Class::__construct(): Argument #4 ($limit) must be of type int, string given
+  sliding  TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, string given
+  blocks   TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, string given
+  token    TypeError: Class::__construct(): Argument #4 ($refillRate) must be of type float, string given
+  leaky    TypeError: Class::__construct(): Argument #4 ($leakRate) must be of type float, string given
+  gcra     TypeError: Class::__construct(): Argument #4 ($count) must be of type int, string given
+long form, argument #4 = array():
+  fixed    TypeError: Class::__construct(): Argument #4 ($limit) must be of type int, array given
+  sliding  TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, array given
+  blocks   TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, array given
+  token    TypeError: Class::__construct(): Argument #4 ($refillRate) must be of type float, array given
+  leaky    TypeError: Class::__construct(): Argument #4 ($leakRate) must be of type float, array given
+  gcra     TypeError: Class::__construct(): Argument #4 ($count) must be of type int, array given
+long form, argument #4 = 1.5:
+  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be a whole number, 1.5 given
+  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a whole number, 1.5 given
+  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a whole number, 1.5 given
+  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be a whole number, 1.5 given
+short form, argument #2 = 0:
+  fixed    ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
+  sliding  ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
+  blocks   ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
+  token    ValueError: Class::__construct(): Argument #2 ($rate) must be greater than 0
+  leaky    ValueError: Class::__construct(): Argument #2 ($rate) must be greater than 0
+  gcra     accepted
+short form, argument #2 = -1:
+  fixed    ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
+  sliding  ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
+  blocks   ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
+  token    ValueError: Class::__construct(): Argument #2 ($rate) must be greater than 0
+  leaky    ValueError: Class::__construct(): Argument #2 ($rate) must be greater than 0
+  gcra     ValueError: Class::__construct(): Argument #2 ($maxBurst) must be greater than or equal to 0
+short form, argument #2 = NAN:
+  fixed    ValueError: Class::__construct(): Argument #2 ($window) must be a finite number of seconds
+  sliding  ValueError: Class::__construct(): Argument #2 ($window) must be a finite number of seconds
+  blocks   ValueError: Class::__construct(): Argument #2 ($window) must be a finite number of seconds
+  token    ValueError: Class::__construct(): Argument #2 ($rate) must be a finite number
+  leaky    ValueError: Class::__construct(): Argument #2 ($rate) must be a finite number
+  gcra     ValueError: Class::__construct(): Argument #2 ($maxBurst) must be a finite integer
+short form, argument #2 = 9223372036854775807:
+  fixed    ValueError: Class::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
+  sliding  ValueError: Class::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
+  blocks   ValueError: Class::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
+  token    ValueError: Class::__construct(): Argument #2 ($rate) must be at most 1099511627776
+  leaky    ValueError: Class::__construct(): Argument #2 ($rate) must be at most 1099511627776
+  gcra     ValueError: Class::__construct(): Argument #2 ($maxBurst) must be at most 1099511627775
+short form, argument #3 = 0:
+  fixed    ValueError: Class::__construct(): Argument #3 ($limit) must be greater than or equal to 1
+  sliding  ValueError: Class::__construct(): Argument #3 ($limit) must be greater than or equal to 1
+  blocks   ValueError: Class::__construct(): Argument #3 ($limit) must be greater than or equal to 1
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
+  leaky    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
+  gcra     ValueError: Class::__construct(): Argument #3 ($count) must be greater than or equal to 1
+short form, argument #3 = -1:
+  fixed    ValueError: Class::__construct(): Argument #3 ($limit) must be greater than or equal to 1
+  sliding  ValueError: Class::__construct(): Argument #3 ($limit) must be greater than or equal to 1
+  blocks   ValueError: Class::__construct(): Argument #3 ($limit) must be greater than or equal to 1
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
+  leaky    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
+  gcra     ValueError: Class::__construct(): Argument #3 ($count) must be greater than or equal to 1
+short form, argument #3 = NAN:
+  fixed    ValueError: Class::__construct(): Argument #3 ($limit) must be a finite integer
+  sliding  ValueError: Class::__construct(): Argument #3 ($limit) must be a finite integer
+  blocks   ValueError: Class::__construct(): Argument #3 ($limit) must be a finite integer
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
+  leaky    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
+  gcra     ValueError: Class::__construct(): Argument #3 ($count) must be a finite integer
+short form, argument #3 = 9223372036854775807:
+  fixed    ValueError: Class::__construct(): Argument #3 ($limit) must be at most 1099511627776
+  sliding  ValueError: Class::__construct(): Argument #3 ($limit) must be at most 1099511627776
+  blocks   ValueError: Class::__construct(): Argument #3 ($limit) must be at most 1099511627776
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be at most 1099511627776
+  leaky    ValueError: Class::__construct(): Argument #3 ($capacity) must be at most 1099511627776
+  gcra     ValueError: Class::__construct(): Argument #3 ($count) must be at most 1099511627776
+key prefix '': ValueError: Class::__construct(): Argument #2 ($keyPrefix) must not be empty
+key prefix of 9000 bytes: ValueError: Class::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
+short form, key '': ValueError: Class::__construct(): Argument #1 ($key) must not be empty
+connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, int given
+connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
+connection true: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
+connection (object)array(): TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
+connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
+connection 'redis://h:99999': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
+connection 'redis://h:6379/x': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
+connection 'redis://:6379': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
+connection 'rediss://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
+connection array('port'=>'abc',): TypeError: Class::__construct(): Argument #1 ($connection) port must be of type int, string given
+connection array('port'=>70000,): ValueError: Class::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
+connection array('index'=>-1,): ValueError: Class::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given
+connection array('timeout'=>-2,): ValueError: Class::__construct(): Argument #1 ($connection) timeout must be a finite number of seconds >= 0
+connection array('auth'=>5.5,): TypeError: Class::__construct(): Argument #1 ($connection) auth must be of type string|array, float given
+isAllowed('a', 0): ValueError: Class::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
+isAllowed('a', -1): ValueError: Class::isAllowed(): Argument #2 ($cost) must be greater than or equal to 1
+consume('a', 11), over the limit:
+  fixed    ValueError: Class::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
+  sliding  ValueError: Class::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
+  blocks   ValueError: Class::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
+  token    ValueError: Class::consume(): Argument #2 ($cost) must be at most 10 (the capacity), 11 given
+  leaky    ValueError: Class::consume(): Argument #2 ($cost) must be at most 10 (the capacity), 11 given
+  gcra     ValueError: Class::consume(): Argument #2 ($cost) must be at most 10 (the limit), 11 given
+access('a', -2): ValueError: Class::access(): Argument #2 ($cost) must be greater than or equal to 1
+access('a', 'x'): TypeError: Class::access(): Argument #2 ($cost) must be of type int, string given
+isAllowed([]): TypeError: Class::isAllowed(): Argument #1 ($id) must be of type string, array given
+peek(new stdClass): TypeError: Class::peek(): Argument #1 ($id) must be of type string, stdClass given
+reset() of an id of 9000 bytes: ValueError: Class::reset(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
+$remaining after all that: NULL
+long form, argument #5 = 0:
+  blocks   accepted
+  gcra     ValueError: Class::__construct(): Argument #5 ($period) must be greater than 0
+long form, argument #5 = -1:
+  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be greater than or equal to 0, -1 given
+  gcra     ValueError: Class::__construct(): Argument #5 ($period) must be greater than 0
+long form, argument #5 = NAN:
+  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a finite integer
+  gcra     ValueError: Class::__construct(): Argument #5 ($period) must be a finite number of seconds
+long form, argument #5 = INF:
+  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a finite integer
+  gcra     ValueError: Class::__construct(): Argument #5 ($period) must be a finite number of seconds
+long form, argument #5 = 9223372036854775807:
+  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 9223372036854775807 given
+  gcra     ValueError: Class::__construct(): Argument #5 ($period) must be at most 315360000 seconds (10 years)
+long form, argument #5 = 'x':
+  blocks   TypeError: Class::__construct(): Argument #5 ($blocks) must be of type int, string given
+  gcra     TypeError: Class::__construct(): Argument #5 ($period) must be of type float, string given
+long form, argument #5 = array():
+  blocks   TypeError: Class::__construct(): Argument #5 ($blocks) must be of type int, array given
+  gcra     TypeError: Class::__construct(): Argument #5 ($period) must be of type float, array given
+long form, argument #5 = 1.5:
+  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a whole number, 1.5 given
+short form, argument #4 = 0:
+  blocks   accepted
+  gcra     ValueError: Class::__construct(): Argument #4 ($period) must be greater than 0
+short form, argument #4 = -1:
+  blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -1 given
+  gcra     ValueError: Class::__construct(): Argument #4 ($period) must be greater than 0
+short form, argument #4 = NAN:
+  blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be a finite integer
+  gcra     ValueError: Class::__construct(): Argument #4 ($period) must be a finite number of seconds
+short form, argument #4 = 9223372036854775807:
+  blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 9223372036854775807 given
+  gcra     ValueError: Class::__construct(): Argument #4 ($period) must be at most 315360000 seconds (10 years)
+long form, argument #3 = 1.5:
+  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a whole number, 1.5 given
+  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be a whole number, 1.5 given
+  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be a whole number, 1.5 given
 == what only one class checks
 ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be at least 0.001 (one millisecond)
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be at least 0.001 (one millisecond)
@@ -489,14 +386,9 @@ TypeError: GcraRateLimiter::throttle(): Argument #2 ($quantity) must be of type 
 ValueError: GcraRateLimiter::throttle(): Argument #2 ($quantity) must be a whole number, 1.5 given
 TypeError: GcraRateLimiter::throttle(): Argument #1 ($id) must be of type string, array given
 ValueError: GcraRateLimiter::throttle(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
-accepted: the most blocks, 1000 slices of 1 ms in 1 s
+the most blocks, 1000 slices of 1 ms in 1 s: no exception
 commands Redis saw meanwhile (only our INFO): 1
 keys: 0
 == valid arguments: only now is Redis asked (nothing listens on port 1)
-fixed   RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
-sliding RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
-blocks  RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
-token   RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
-leaky   RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
-gcra    RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
-leaky, requestSize 3: RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
+consume('x', 10): RateLimiterException: Redis at redis://127.0.0.1:1: connection refused
+leaky, requestSize 3, consume('x', 3): RateLimiterException: Redis at redis://127.0.0.1:1: connection refused

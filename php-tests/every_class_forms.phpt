@@ -14,10 +14,10 @@ $runs = function (RateLimiterInterface $l, string $key) use ($redis, $types) {
     for ($i = 0; $i < 3; $i++) {
         $s .= $l->isAllowed('u1') ? 'Y' : 'n';
     }
-    return "$s {$l->remaining} limit={$l->peek('u1')->limit} " . $types[$redis->type("$key:u1")];
+    return ["$s {$l->remaining} limit={$l->peek('u1')->limit}", $types[$redis->type("$key:u1")]];
 };
+$seen = [];
 foreach (rl_classes() as $kind => $c) {
-    echo "== $kind: {$c['class']}\n";
     $p = rl_prefix($kind);
     $class = $c['class'];
     $params = $c['params'](2, RL_SLOW);
@@ -36,21 +36,30 @@ foreach (rl_classes() as $kind => $c) {
         // (a string second argument would mean the long form: see below)
         'short, strings' => fn ($key) => new $class($key, $short[0], ...$strings(array_slice($short, 1))),
     ];
+    $keyTypes = [];
     foreach ($forms as $name => $make) {
         $key = "$p:" . strtr($name, ', ', '__');
-        echo str_pad($name, 18), $runs($make($key), $key), "\n";
+        [$seen[$kind][$name], $keyTypes[]] = $runs($make($key), $key);
     }
-    echo "-- argument counts: the form used is named\n";
+    $seen[$kind]['the key where it must be, in every form, of type'] = implode(', ', array_unique($keyTypes));
+
     $required = array_values(array_diff_key($params, $c['optional']));
     $shortRequired = array_map(fn ($name) => $params[$name], array_diff($c['short'], array_keys($c['optional'])));
     $longMax = (new ReflectionMethod($class, '__construct'))->getNumberOfParameters();
-    rl_throws(fn () => new $class(RL_URL, 'k', ...array_slice($required, 0, -1)));
-    rl_throws(fn () => new $class('k', ...array_slice($shortRequired, 0, -1)));
-    rl_throws(fn () => new $class(RL_URL, 'k', ...array_pad(array_values($params), $longMax - 1, 1)));
-    rl_throws(fn () => new $class('k', ...array_pad($short, $c['shortMax'], 1)));
-    echo "a string second argument means the long form: ";
-    rl_throws(fn () => new $class('k', '1', ...array_slice($short, 1)));
+    $errors = [
+        'long form, one argument short' => fn () => new $class(RL_URL, 'k', ...array_slice($required, 0, -1)),
+        'short form, one argument short' => fn () => new $class('k', ...array_slice($shortRequired, 0, -1)),
+        'long form, one argument too many' => fn () => new $class(RL_URL, 'k', ...array_pad(array_values($params), $longMax - 1, 1)),
+        'short form, one argument too many' => fn () => new $class('k', ...array_pad($short, $c['shortMax'], 1)),
+        'a string second argument means the long form' => fn () => new $class('k', '1', ...array_slice($short, 1)),
+    ];
+    foreach ($errors as $name => $make) {
+        ob_start();
+        rl_throws($make);
+        $seen[$kind][$name] = rtrim(ob_get_clean());
+    }
 }
+rl_table($seen);
 
 echo "== optional arguments: null or a numeric string takes the value it means\n";
 $optional = [
@@ -62,112 +71,62 @@ $optional = [
 ];
 foreach ($optional as $name => $make) {
     $key = rl_prefix(md5($name));
-    echo str_pad($name, 18), $runs($make($key), $key), "\n";
+    echo str_pad($name, 18), implode(' ', $runs($make($key), $key)), "\n";
 }
 ?>
 --EXPECT--
-== fixed: FixedWindowRateLimiter
-long, DSN         YYn 0 limit=2 string
-long, phpredis    YYn 0 limit=2 string
-long, array       YYn 0 limit=2 string
-long, null        YYn 0 limit=2 string
-short             YYn 0 limit=2 string
-named, reversed   YYn 0 limit=2 string
-long, then named  YYn 0 limit=2 string
-short, then named YYn 0 limit=2 string
-long, strings     YYn 0 limit=2 string
-short, strings    YYn 0 limit=2 string
--- argument counts: the form used is named
-ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
-ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit)
-ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 4 arguments, 5 given
-ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $window, $limit), 4 given
-a string second argument means the long form: ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
-== sliding: SlidingWindowRateLimiter
-long, DSN         YYn 0 limit=2 zset
-long, phpredis    YYn 0 limit=2 zset
-long, array       YYn 0 limit=2 zset
-long, null        YYn 0 limit=2 zset
-short             YYn 0 limit=2 zset
-named, reversed   YYn 0 limit=2 zset
-long, then named  YYn 0 limit=2 zset
-short, then named YYn 0 limit=2 zset
-long, strings     YYn 0 limit=2 zset
-short, strings    YYn 0 limit=2 zset
--- argument counts: the form used is named
-ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
-ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
-ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 5 arguments, 6 given
-ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
-a string second argument means the long form: ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
-== blocks: SlidingWindowRateLimiter
-long, DSN         YYn 0 limit=2 hash
-long, phpredis    YYn 0 limit=2 hash
-long, array       YYn 0 limit=2 hash
-long, null        YYn 0 limit=2 hash
-short             YYn 0 limit=2 hash
-named, reversed   YYn 0 limit=2 hash
-long, then named  YYn 0 limit=2 hash
-short, then named YYn 0 limit=2 hash
-long, strings     YYn 0 limit=2 hash
-short, strings    YYn 0 limit=2 hash
--- argument counts: the form used is named
-ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
-ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
-ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 5 arguments, 6 given
-ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
-a string second argument means the long form: ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db] or unix:///path): "k"
-== token: TokenBucketRateLimiter
-long, DSN         YYn 0 limit=2 string
-long, phpredis    YYn 0 limit=2 string
-long, array       YYn 0 limit=2 string
-long, null        YYn 0 limit=2 string
-short             YYn 0 limit=2 string
-named, reversed   YYn 0 limit=2 string
-long, then named  YYn 0 limit=2 string
-short, then named YYn 0 limit=2 string
-long, strings     YYn 0 limit=2 string
-short, strings    YYn 0 limit=2 string
--- argument counts: the form used is named
-ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
-ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
-ArgumentCountError: TokenBucketRateLimiter::__construct() expects at most 4 arguments, 5 given
-ArgumentCountError: TokenBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
-a string second argument means the long form: ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
-== leaky: LeakyBucketRateLimiter
-long, DSN         YYn 0 limit=2 string
-long, phpredis    YYn 0 limit=2 string
-long, array       YYn 0 limit=2 string
-long, null        YYn 0 limit=2 string
-short             YYn 0 limit=2 string
-named, reversed   YYn 0 limit=2 string
-long, then named  YYn 0 limit=2 string
-short, then named YYn 0 limit=2 string
-long, strings     YYn 0 limit=2 string
-short, strings    YYn 0 limit=2 string
--- argument counts: the form used is named
-ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
-ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
-ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 5 arguments, 6 given
-ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
-a string second argument means the long form: ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
-== gcra: GcraRateLimiter
-long, DSN         YYn 0 limit=2 string
-long, phpredis    YYn 0 limit=2 string
-long, array       YYn 0 limit=2 string
-long, null        YYn 0 limit=2 string
-short             YYn 0 limit=2 string
-named, reversed   YYn 0 limit=2 string
-long, then named  YYn 0 limit=2 string
-short, then named YYn 0 limit=2 string
-long, strings     YYn 0 limit=2 string
-short, strings    YYn 0 limit=2 string
--- argument counts: the form used is named
-ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
-ArgumentCountError: GcraRateLimiter::__construct(): Argument #4 ($period) not passed; the short form is ($key, $maxBurst, $count, $period)
-ArgumentCountError: GcraRateLimiter::__construct() expects at most 5 arguments, 6 given
-ArgumentCountError: GcraRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $maxBurst, $count, $period), 5 given
-a string second argument means the long form: ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
+long, DSN: YYn 0 limit=2
+long, phpredis: YYn 0 limit=2
+long, array: YYn 0 limit=2
+long, null: YYn 0 limit=2
+short: YYn 0 limit=2
+named, reversed: YYn 0 limit=2
+long, then named: YYn 0 limit=2
+short, then named: YYn 0 limit=2
+long, strings: YYn 0 limit=2
+short, strings: YYn 0 limit=2
+the key where it must be, in every form, of type:
+  fixed    string
+  sliding  zset
+  blocks   hash
+  token    string
+  leaky    string
+  gcra     string
+long form, one argument short:
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
+short form, one argument short:
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #4 ($period) not passed; the short form is ($key, $maxBurst, $count, $period)
+long form, one argument too many:
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 4 arguments, 5 given
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 5 arguments, 6 given
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 5 arguments, 6 given
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct() expects at most 4 arguments, 5 given
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 5 arguments, 6 given
+  gcra     ArgumentCountError: GcraRateLimiter::__construct() expects at most 5 arguments, 6 given
+short form, one argument too many:
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $window, $limit), 4 given
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
+  gcra     ArgumentCountError: GcraRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $maxBurst, $count, $period), 5 given
+a string second argument means the long form:
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  blocks   ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db] or unix:///path): "k"
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
 == optional arguments: null or a numeric string takes the value it means
 blocks null       YYn 0 limit=2 zset
 blocks '0'        YYn 0 limit=2 zset

@@ -14,6 +14,7 @@ $redis = rl_redis();
 // members; the blocks mode, six slice counters.
 $most = ['fixed' => 119, 'sliding' => 2200, 'blocks' => 1023, 'token' => 119, 'leaky' => 119, 'gcra' => 119];
 $types = [Redis::REDIS_STRING => 'string', Redis::REDIS_ZSET => 'zset', Redis::REDIS_HASH => 'hash'];
+$seen = [];
 foreach (rl_classes() as $kind => $c) {
     // Limit 1000 over 2000 s: 0.5 units/s for the buckets and GCRA.
     $prefix = substr("$kind:" . md5(rl_prefix()), 0, 21);
@@ -29,22 +30,42 @@ foreach (rl_classes() as $kind => $c) {
     $type = $types[$redis->type($key)] ?? 'other';
     $size = match ($type) { 'string' => strlen($redis->get($key)) . ' bytes', 'zset' => $redis->zCard($key) . ' members', 'hash' => ($redis->hLen($key) <= 2 ? 'at most 2' : $redis->hLen($key)) . ' fields' }; // 100 requests span one slice, or two
     $bytes = $redis->rawCommand('MEMORY', 'USAGE', $key);
-    printf("%-8s key of %d bytes, remaining %d, keys: %d, %s of %s, memory at most %d: %s\n", $kind, strlen($key), $limiter->remaining,
-        count($redis->keys("$prefix*")), $type, $size, $most[$kind], $bytes <= $most[$kind] ? 'yes' : "no ($bytes)");
-    printf("%-8s resetAfter %s s; the TTL is that, in ms rounded up, less what elapsed since: %s\n", '', rl_seconds($kind, $last->resetAfter, 2000),
-        $ttl <= ceil($last->resetAfter * 1000) && $ttl >= $last->resetAfter * 1000 - $elapsed - 1 ? 'yes' : "no ($ttl ms, resetAfter {$last->resetAfter})");
+    $seen[$kind] = [
+        'key length' => strlen($key),
+        'remaining after 100' => $limiter->remaining,
+        'keys' => count($redis->keys("$prefix*")),
+        'type and size' => "$type of $size",
+        'MEMORY USAGE at most' => $bytes <= $most[$kind] ? $most[$kind] : "$bytes > {$most[$kind]}",
+        'resetAfter' => rl_seconds($kind, $last->resetAfter, 2000) . ' s',
+        'TTL: resetAfter in ms rounded up, less what elapsed since' => $ttl <= ceil($last->resetAfter * 1000) && $ttl >= $last->resetAfter * 1000 - $elapsed - 1
+            ? 'yes' : "no ($ttl ms, resetAfter {$last->resetAfter})",
+    ];
 }
+rl_table($seen);
 ?>
 --EXPECT--
-fixed    key of 23 bytes, remaining 900, keys: 1, string of 3 bytes, memory at most 119: yes
-         resetAfter 2000 s; the TTL is that, in ms rounded up, less what elapsed since: yes
-sliding  key of 23 bytes, remaining 900, keys: 1, zset of 101 members, memory at most 2200: yes
-         resetAfter 2000 s; the TTL is that, in ms rounded up, less what elapsed since: yes
-blocks   key of 23 bytes, remaining 900, keys: 1, hash of at most 2 fields, memory at most 1023: yes
-         resetAfter 2000+slice s; the TTL is that, in ms rounded up, less what elapsed since: yes
-token    key of 23 bytes, remaining 900, keys: 1, string of 16 bytes, memory at most 119: yes
-         resetAfter 200 s; the TTL is that, in ms rounded up, less what elapsed since: yes
-leaky    key of 23 bytes, remaining 900, keys: 1, string of 16 bytes, memory at most 119: yes
-         resetAfter 200 s; the TTL is that, in ms rounded up, less what elapsed since: yes
-gcra     key of 23 bytes, remaining 900, keys: 1, string of 16 bytes, memory at most 119: yes
-         resetAfter 200 s; the TTL is that, in ms rounded up, less what elapsed since: yes
+key length: 23
+remaining after 100: 900
+keys: 1
+type and size:
+  fixed    string of 3 bytes
+  sliding  zset of 101 members
+  blocks   hash of at most 2 fields
+  token    string of 16 bytes
+  leaky    string of 16 bytes
+  gcra     string of 16 bytes
+MEMORY USAGE at most:
+  fixed    119
+  sliding  2200
+  blocks   1023
+  token    119
+  leaky    119
+  gcra     119
+resetAfter:
+  fixed    2000 s
+  sliding  2000 s
+  blocks   2000+slice s
+  token    200 s
+  leaky    200 s
+  gcra     200 s
+TTL: resetAfter in ms rounded up, less what elapsed since: yes
