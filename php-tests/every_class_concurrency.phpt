@@ -27,6 +27,6 @@ stored:
   fixed    counter '100'
   sliding  entries 100, sequence member -100.0
   blocks   counted in the slices 100
-  token    tokens 0.00
-  leaky    level 100.00
-  gcra     TAT 100.00 intervals ahead
+  token    tokens 0.0
+  leaky    level 100.0
+  gcra     TAT 100.0 intervals ahead

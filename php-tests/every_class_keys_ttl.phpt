@@ -103,9 +103,9 @@ a binary id, 2 of 3 taken, stored:
   fixed    counter '2'
   sliding  entries 2, sequence member -2.0
   blocks   counted in the slices 2
-  token    tokens 1.00
-  leaky    level 2.00
-  gcra     TAT 2.00 intervals ahead
+  token    tokens 1.0
+  leaky    level 2.0
+  gcra     TAT 2.0 intervals ahead
 2 of 3 taken: resetAfter:
   fixed    300 s
   sliding  300 s

@@ -129,9 +129,9 @@ denied attempts took nothing:
   fixed    counter '3'
   sliding  entries 3, sequence member -3.0
   blocks   counted in the slices 3
-  token    tokens 0.00
-  leaky    level 3.00
-  gcra     TAT 3.00 intervals ahead
+  token    tokens 0.0
+  leaky    level 3.0
+  gcra     TAT 3.0 intervals ahead
 costs 2, 2, 1, 1: cost 2: Y1, cost 2: n1, cost 1: Y0, cost 1: n0
 costs 2, 2, 1, 1, retryAfter:
   fixed    0, 300, 0, 300
@@ -144,9 +144,9 @@ costs 2, 2, 1, 1, stored:
   fixed    counter '3'
   sliding  entries 3, sequence member -3.0
   blocks   counted in the slices 3
-  token    tokens 0.00
-  leaky    level 3.00
-  gcra     TAT 3.00 intervals ahead
+  token    tokens 0.0
+  leaky    level 3.0
+  gcra     TAT 3.0 intervals ahead
 peek x3 (1 of 3 taken): allowed limit=3 remaining=2 $remaining=2; key unchanged: true; TTL not extended: true
 peek x3 (1 of 3 taken), times:
   fixed    retryAfter=0 resetAfter=300 delay=0
@@ -203,7 +203,7 @@ the default id '', stored:
   fixed    counter '1'
   sliding  entries 1, sequence member -1.0
   blocks   counted in the slices 1
-  token    tokens 2.00
-  leaky    level 1.00
-  gcra     TAT 1.00 intervals ahead
+  token    tokens 2.0
+  leaky    level 1.0
+  gcra     TAT 1.0 intervals ahead
 a RateLimiterInterface: true
