@@ -1,5 +1,5 @@
 --TEST--
-GcraRateLimiter: redis-cell's own test table (limit 5, 1 per second), exact CL.THROTTLE tuples, with time moved by shifting the stored TAT; then real refills on a short period
+GcraRateLimiter: redis-cell's own test table (limit 5, 1 per second), exact CL.THROTTLE tuples, with time moved by shifting the stored TAT; then real refills on a short period, measured and run again when the machine stalled
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
@@ -7,19 +7,12 @@ GcraRateLimiter: redis-cell's own test table (limit 5, 1 per second), exact CL.T
 require __DIR__ . '/config.inc';
 $r = rl_redis();
 $p = rl_prefix();
-$key = "$p:foo";
 
 // GCRA's whole state is the TAT; only TAT - now matters. Moving the stored TAT
 // back by $ms is the clock moving forward by $ms, without waiting for it.
-$advance = function (int $ms) use ($r, $key): void {
-    $tat = $r->get($key);
-    if ($tat !== false) {
-        $r->set($key, (string) ((int) $tat - $ms * 1000), ['KEEPTTL']);
-    }
-};
-
-$cell = new GcraRateLimiter(RL_URL, $p, 4, 1, 1);
-$now = 0;
+// The real time that passes meanwhile adds to that: the tuples round to whole
+// seconds, so a run that took over 0.5 s (a stalled machine) proves nothing
+// and runs again on a fresh key.
 // [case, ms since start, quantity, expected CL.THROTTLE reply]
 $cases = [
     [0, 0, 6, [1, 5, 5, -1, 0]],     // you can never make a request larger than the maximum
@@ -41,29 +34,46 @@ $cases = [
     // this test moved it; its TTL would have removed it).
     [15, 30000, 1, [0, 5, 4, -1, 1]],
 ];
-foreach ($cases as [$case, $at, $quantity, $expected]) {
-    $advance($at - $now);
-    $now = $at;
-    $got = $cell->throttle('foo', $quantity);
-    printf("case %2d at %4d ms, quantity %d: %-17s %s\n", $case, $at, $quantity, json_encode($got),
-        $got === $expected ? 'ok' : 'EXPECTED ' . json_encode($expected));
-    if ($case === 0) echo "  nothing written: exists = ", $r->exists($key), "\n";
-}
+rl_retry(function (RlTimeline $clock, int $try) use ($r, $p, $cases) {
+    $key = "$p:foo$try";
+    $advance = function (int $ms) use ($r, $key): void {
+        $tat = $r->get($key);
+        if ($tat !== false) {
+            $r->set($key, (string) ((int) $tat - $ms * 1000), ['KEEPTTL']);
+        }
+    };
+    $cell = new GcraRateLimiter(RL_URL, $p, 4, 1, 1);
+    $now = 0;
+    foreach ($cases as [$case, $at, $quantity, $expected]) {
+        $advance($at - $now);
+        $now = $at;
+        $got = $cell->throttle("foo$try", $quantity);
+        printf("case %2d at %4d ms, quantity %d: %-17s %s\n", $case, $at, $quantity, json_encode($got),
+            $got === $expected ? 'ok' : 'EXPECTED ' . json_encode($expected));
+        if ($case === 0) echo "  nothing written: exists = ", $r->exists($key), "\n";
+    }
+}, 0.5);
 
 echo "-- real time: limit 3, one per 100 ms\n";
-$fast = new GcraRateLimiter(RL_URL, "$p:fast", 2, 10, 1);
-$seq = '';
-for ($i = 0; $i < 4; $i++) $seq .= $fast->isAllowed() ? 'Y' : 'n';
-$denied = $fast->consume();
-echo "$seq retryAfter in (0.09, 0.1]: ", var_export($denied->retryAfter > 0.09 && $denied->retryAfter <= 0.1, true), "\n";
-echo "sub-second times round up to a whole second: ", json_encode($fast->throttle()), "\n";
-usleep((int) ($denied->retryAfter * 1e6) + 20000);
-$seq = '';
-for ($i = 0; $i < 2; $i++) $seq .= $fast->isAllowed() ? 'Y' : 'n';
-echo "after retryAfter one more fits: $seq\n";
-usleep(350000);
-echo "after the tolerance has passed the key is gone: ", $r->exists("$p:fast"), "\n";
-echo json_encode($fast->throttle()), "\n";
+// Times may only have shrunk by what elapsed since the burst; a step that ran
+// more than 50 ms late (half an interval) proves nothing and runs again.
+rl_retry(function (RlTimeline $clock, int $try) use ($r, $p) {
+    $fast = new GcraRateLimiter(RL_URL, "$p:fast$try", 2, 10, 1);
+    $seq = '';
+    for ($i = 0; $i < 4; $i++) $seq .= $fast->isAllowed() ? 'Y' : 'n';
+    $denied = $fast->consume();
+    $since = $clock->end();
+    echo "$seq retryAfter: ", rl_within($denied->retryAfter, 0.1, $since), "\n";
+    echo "sub-second times round up to a whole second: ", json_encode($fast->throttle()), "\n";
+    $clock->at($since + $denied->retryAfter + 0.01);
+    $seq = '';
+    for ($i = 0; $i < 2; $i++) $seq .= $fast->isAllowed() ? 'Y' : 'n';
+    echo "after retryAfter one more fits: $seq\n";
+    // Its TAT is now 0.3 s ahead at most: then the key is gone.
+    $clock->at($since + $denied->retryAfter + 0.35);
+    echo "after the tolerance has passed the key is gone: ", $r->exists("$p:fast$try"), "\n";
+    echo json_encode($fast->throttle()), "\n";
+}, 0.05);
 ?>
 --EXPECT--
 case  0 at    0 ms, quantity 6: [1,5,5,-1,0]      ok
@@ -84,7 +94,7 @@ case 13 at 9500 ms, quantity 2: [0,5,2,-1,3]      ok
 case 14 at 9500 ms, quantity 5: [1,5,2,3,3]       ok
 case 15 at 30000 ms, quantity 1: [0,5,4,-1,1]      ok
 -- real time: limit 3, one per 100 ms
-YYYn retryAfter in (0.09, 0.1]: true
+YYYn retryAfter: 0.10
 sub-second times round up to a whole second: [1,3,0,1,1]
 after retryAfter one more fits: Yn
 after the tolerance has passed the key is gone: 0

@@ -1,24 +1,17 @@
 --TEST--
-Hostile input, every class: wrong types, zero/negative/NaN/INF/huge numbers, empty and 100 KB keys, malformed connections each raise the right error naming the parameter, and nothing reaches Redis; binary ids are keys like any other
+Hostile input, every class of classes.inc: wrong types, zero/negative/NaN/INF/huge numbers, empty and 100 KB keys, malformed connections each raise the right error naming the parameter, and nothing reaches Redis; binary ids are keys like any other
 --SKIPIF--
 <?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
+require __DIR__ . '/classes.inc';
 $own = rl_start_redis();   // its command count must be ours alone
 $url = 'redis://127.0.0.1:' . $own['port'];
 ini_set('ratelimit.redis_url', $url);
 $r = rl_redis($own['port']);
 $commandsBefore = $r->info('stats')['total_commands_processed'];
 
-// Per class: valid long-form numbers, by long name, and the short-form order of long names.
-$classes = [
-    'FixedWindowRateLimiter'   => [['window' => 60, 'limit' => 10], ['window', 'limit']],
-    'SlidingWindowRateLimiter' => [['windowSize' => 60, 'maxRequests' => 10, 'blocks' => 0], ['windowSize', 'maxRequests', 'blocks']],
-    'TokenBucketRateLimiter'   => [['capacity' => 10, 'refillRate' => 1.5], ['refillRate', 'capacity']],
-    'LeakyBucketRateLimiter'   => [['bucketCapacity' => 10, 'leakRate' => 1.5, 'requestSize' => 1], ['leakRate', 'bucketCapacity']],
-    'GcraRateLimiter'          => [['maxBurst' => 9, 'count' => 10, 'period' => 60], ['maxBurst', 'count', 'period']],
-];
 $badNumbers = [0, -1, NAN, INF, -INF, 1e300, PHP_INT_MAX, PHP_INT_MIN, 'abc', [], new stdClass, '', true];
 $badConnections = [42, 1.5, true, new stdClass, 'http://h', 'redis://h:0', 'redis://h:99999', 'redis://h/x', 'redis://:1',
     'unix://', 'rediss://h', ['port' => 'x'], ['index' => -1], ['timeout' => NAN], ['auth' => 1.5], ['host' => 5]];
@@ -37,7 +30,10 @@ $expect = function (string $what, callable $f, string $param, array $classes = [
         }
     }
 };
-foreach ($classes as $class => [$good, $shortOrder]) {
+// Per kind of limiter (classes.inc): valid long-form numbers by long name,
+// optional ones included, and the short form's order of long names.
+foreach (rl_classes() as $kind => $c) {
+    [$class, $good, $shortOrder] = [$c['class'], $c['params'](10, 60) + $c['optional'], $c['short']];
     $longNames = array_keys($good);
     foreach ($longNames as $pos => $name) {
         foreach ($badNumbers as $bad) {
@@ -82,26 +78,27 @@ echo "keys: ", $r->dbSize(), "\n";
 
 echo "-- binary ids are keys like any other, each its own\n";
 $ids = ["a\0b", "{tag}", "}{", "a:b", ":", "\xff\xfe", "\xc3\x28", "null\0", str_repeat("\0", 10)];
-foreach ($classes as $class => [$good]) {
-    $l = new $class($url, "bin:$class", ...array_values($good));
+foreach (rl_classes() as $kind => $c) {
+    $l = rl_long($kind, $url, "bin:$kind", 10, 60);
     foreach ($ids as $id) {
         $l->consume($id);
         $l->consume($id);
     }
     $stored = 0;
-    foreach ($ids as $id) $stored += $r->exists("bin:$class:$id");
-    echo str_pad($class, 25), "$stored of ", count($ids), " keys, exactly named\n";
+    foreach ($ids as $id) $stored += $r->exists("bin:$kind:$id");
+    echo str_pad($kind, 8), "$stored of ", count($ids), " keys, exactly named\n";
 }
 rl_stop_redis($own);
 ?>
---EXPECTF--
-%d bad inputs
+--EXPECT--
+587 bad inputs
 each raised the expected error naming its parameter
 commands Redis saw meanwhile (only our INFO): 1
 keys: 0
 -- binary ids are keys like any other, each its own
-FixedWindowRateLimiter   9 of 9 keys, exactly named
-SlidingWindowRateLimiter 9 of 9 keys, exactly named
-TokenBucketRateLimiter   9 of 9 keys, exactly named
-LeakyBucketRateLimiter   9 of 9 keys, exactly named
-GcraRateLimiter          9 of 9 keys, exactly named
+fixed   9 of 9 keys, exactly named
+sliding 9 of 9 keys, exactly named
+blocks  9 of 9 keys, exactly named
+token   9 of 9 keys, exactly named
+leaky   9 of 9 keys, exactly named
+gcra    9 of 9 keys, exactly named

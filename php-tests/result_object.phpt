@@ -50,7 +50,7 @@ Exception: No setter available for this property.
 Exception: No setter available for this property.
 Exception: No setter available for this property.
 Error: Cannot create dynamic property RateLimitResult::$somethingNew
-%s
+Error: Cannot unset property RateLimitResult::$limit
 int(0)
 int(2)
 Exception: You cannot instantiate this class from PHP.

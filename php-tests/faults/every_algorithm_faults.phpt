@@ -7,16 +7,18 @@ ratelimit.connect_timeout=0.3
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
+require __DIR__ . '/../classes.inc';
 $server = rl_start_redis();
 $url = 'redis://127.0.0.1:' . $server['port'];
-$make = fn ($conn) => [
-    'fixed'   => new FixedWindowRateLimiter($conn, 'f', 60, 10),
-    'sliding' => new SlidingWindowRateLimiter($conn, 's', 60, 10),
-    'blocks'  => new SlidingWindowRateLimiter($conn, 'b', 60, 10, 6),
-    'token'   => new TokenBucketRateLimiter($conn, 't', 10, 0.001),
-    'leaky'   => new LeakyBucketRateLimiter($conn, 'l', 10, 0.001),
-    'gcra'    => new GcraRateLimiter($conn, 'g', 9, 1, 1000),
-];
+// Every kind of limiter in classes.inc, keyed by its kind (also its key prefix):
+// limit 10, one unit back every 1000 s at most.
+$make = function ($conn) {
+    $limiters = [];
+    foreach (rl_classes() as $kind => $c) {
+        $limiters[$kind] = rl_long($kind, $conn, $kind, 10, 10000);
+    }
+    return $limiters;
+};
 $limiters = $make($url);
 $admin = rl_redis($server['port']);
 foreach ($limiters as $name => $l) {
@@ -31,7 +33,7 @@ foreach ($limiters as $name => $l) {
     $admin = rl_redis($server['port']);
     echo ' restarted: ', $l->consume('a')->remaining;
 
-    $key = ['fixed' => 'f', 'sliding' => 's', 'blocks' => 'b', 'token' => 't', 'leaky' => 'l', 'gcra' => 'g'][$name] . ':foreign';
+    $key = "$name:foreign";
     $admin->rPush($key, 'v');
     try { $l->consume('foreign'); echo " foreign: answered!"; } catch (RateLimiterException $e) { echo ' foreign: exception'; }
     echo ' list intact: ', json_encode($admin->lRange($key, 0, -1)), "\n";
