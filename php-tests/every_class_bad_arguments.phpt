@@ -335,7 +335,7 @@ long form, argument #5 = INF:
   blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a finite integer
   gcra     ValueError: Class::__construct(): Argument #5 ($period) must be a finite number of seconds
 long form, argument #5 = 9223372036854775807:
-  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 9223372036854775807 given
+  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be at most 1000, 9223372036854775807 given
   gcra     ValueError: Class::__construct(): Argument #5 ($period) must be at most 315360000 seconds (10 years)
 long form, argument #5 = 'x':
   blocks   TypeError: Class::__construct(): Argument #5 ($blocks) must be of type int, string given
@@ -355,7 +355,7 @@ short form, argument #4 = NAN:
   blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be a finite integer
   gcra     ValueError: Class::__construct(): Argument #4 ($period) must be a finite number of seconds
 short form, argument #4 = 9223372036854775807:
-  blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 9223372036854775807 given
+  blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be at most 1000, 9223372036854775807 given
   gcra     ValueError: Class::__construct(): Argument #4 ($period) must be at most 315360000 seconds (10 years)
 long form, argument #3 = 1.5:
   token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a whole number, 1.5 given
@@ -367,10 +367,10 @@ ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) m
 ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) must be at least 1000/315360000 per second (a bucket must fill or empty within 10 years)
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be at least 1000/315360000 per second (a bucket must fill or empty within 10 years)
 ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be at most 1099511627775
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 60000, so that each slice of the window lasts at least 1 ms; 60001 given
+ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1000, 60001 given
 ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $window, $limit), 4 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given
-ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 1000, so that each slice of the window lasts at least 1 ms; 1001 given
+ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 1000, 1001 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -2 given
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #5 ($requestSize) must be greater than or equal to 1
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #5 ($requestSize) must be greater than or equal to 1

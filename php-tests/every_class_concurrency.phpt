@@ -24,8 +24,8 @@ rl_table($seen);
 --EXPECT--
 accepted: 100
 stored:
-  fixed    counter '100'
-  sliding  entries 100, sequence member -100.0
+  fixed    counter '1600'
+  sliding  entries 100
   blocks   counted in the slices 100
   token    tokens 0.0
   leaky    level 100.0

@@ -101,7 +101,7 @@ rl_table($seen);
 ratelimit.key_prefix read at construction: keys 'app1:'.$key, $key: 1, 0
 a binary id, 2 of 3 taken, stored:
   fixed    counter '2'
-  sliding  entries 2, sequence member -2.0
+  sliding  entries 2
   blocks   counted in the slices 2
   token    tokens 1.0
   leaky    level 2.0
@@ -133,7 +133,7 @@ a key of 8193 bytes:
   leaky    ValueError: LeakyBucketRateLimiter::isAllowed(): Argument #1 ($id) makes a Redis key of 8193 bytes; keys are limited to 8192
   gcra     ValueError: GcraRateLimiter::isAllowed(): Argument #1 ($id) makes a Redis key of 8193 bytes; keys are limited to 8192
 a foreign string:
-  fixed    Redis at RL_URL: ERR ratelimit: the key holds a value that is not a fixed-window counter
+  fixed    Redis at RL_URL: ERR value is not an integer or out of range
   sliding  Redis at RL_URL: WRONGTYPE Operation against a key holding the wrong kind of value
   blocks   Redis at RL_URL: WRONGTYPE Operation against a key holding the wrong kind of value
   token    Redis at RL_URL: ERR ratelimit: the key holds a value that is not a token bucket

@@ -49,7 +49,7 @@ remaining after 100: 900
 keys: 1
 type and size:
   fixed    string of 3 bytes
-  sliding  zset of 101 members
+  sliding  zset of 100 members
   blocks   hash of at most 2 fields
   token    string of 16 bytes
   leaky    string of 16 bytes

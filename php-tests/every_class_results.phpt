@@ -126,8 +126,8 @@ denied, times:
   gcra     retryAfter=100 resetAfter=300 delay=0
 headers(): limit, remaining; reset and Retry-After are the times rounded up: 3, 0; true
 denied attempts took nothing:
-  fixed    counter '3'
-  sliding  entries 3, sequence member -3.0
+  fixed    counter '7'
+  sliding  entries 3
   blocks   counted in the slices 3
   token    tokens 0.0
   leaky    level 3.0
@@ -141,8 +141,8 @@ costs 2, 2, 1, 1, retryAfter:
   leaky    0, 100, 0, 100
   gcra     0, 100, 0, 100
 costs 2, 2, 1, 1, stored:
-  fixed    counter '3'
-  sliding  entries 3, sequence member -3.0
+  fixed    counter '4'
+  sliding  entries 3
   blocks   counted in the slices 3
   token    tokens 0.0
   leaky    level 3.0
@@ -201,7 +201,7 @@ after reset, cost 1, times:
 the default id '' uses the bare prefix as the key: true, key: 1
 the default id '', stored:
   fixed    counter '1'
-  sliding  entries 1, sequence member -1.0
+  sliding  entries 1
   blocks   counted in the slices 1
   token    tokens 2.0
   leaky    level 1.0

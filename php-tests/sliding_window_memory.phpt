@@ -1,5 +1,5 @@
 --TEST--
-SlidingWindowRateLimiter memory per key beyond every_class_memory: the log stays compact with 11-digit sequence members; blocks mode stays under 1 KB under heavy traffic across many slices
+SlidingWindowRateLimiter memory per key beyond every_class_memory: the log stays compact with time-named and 11-digit sequence members; blocks mode stays under 1 KB under heavy traffic across many slices
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
@@ -9,11 +9,14 @@ $redis = rl_redis();
 $usage = fn (string $key) => (int) $redis->rawCommand('MEMORY', 'USAGE', $key);
 $check = fn (string $what, int $bytes, int $max) => printf("%s: %s\n", $what, $bytes <= $max ? "<= $max" : "$bytes > $max");
 
-// Members are sequence numbers: after ten billion earlier requests (a key that
-// never expired) they are 11-digit numbers, still stored as integers.
+// A unit accepted alone is named by its time in µs (16 digits); units of a
+// larger cost are sequence numbers: after ten billion earlier ones (a key that
+// never expired) they are 11-digit numbers. Both are stored as integers.
 $log = new SlidingWindowRateLimiter(RL_URL, rl_prefix(), 60, 100);
+for ($i = 0; $i < 100; $i++) $log->isAllowed('times');
+$check('log, 100 entries named by time', $usage(rl_prefix() . ':times'), 2200);
 $redis->zAdd(rl_prefix() . ':old', -10000000000, '');
-for ($i = 0; $i < 100; $i++) $log->isAllowed('old');
+for ($i = 0; $i < 50; $i++) $log->isAllowed('old', 2);
 echo "sequence continues: ", implode(',', array_slice($redis->zRange(rl_prefix() . ':old', 1, 2), 0, 2)), "\n";
 $check('log, 100 entries, 11-digit members', $usage(rl_prefix() . ':old'), 2200);
 
@@ -37,6 +40,7 @@ foreach ([[0.5, 5, 0.8], [1, 60, 1.1]] as [$window, $blocks, $for]) {
 }
 ?>
 --EXPECT--
+log, 100 entries named by time: <= 2200
 sequence continues: 10000000001,10000000002
 log, 100 entries, 11-digit members: <= 2200
 blocks 5: at most 7 fields at any time: true

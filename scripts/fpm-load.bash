@@ -209,7 +209,9 @@ for i in $(seq 1 "$IDS"); do
     || fail "id$i: expected 200 x $LIMIT and 429 x $((EACH - LIMIT))"
   [ "$complete" -eq "$EACH" ] && [ "$failed" -eq 0 ] && [ $((complete - non2xx)) -eq "$LIMIT" ] \
     || fail "id$i: ab saw $complete complete, $failed failed, $non2xx non-2xx"
-  [ "$counter" = "$LIMIT" ] || fail "id$i: redis counter $counter, expected $LIMIT"
+  # A fixed window's cost-1 hit is counted even when denied (the window is
+  # full then): the counter is every request that reached the limiter.
+  [ "$counter" = "$EACH" ] || fail "id$i: redis counter $counter, expected $EACH (every request counted)"
   [ "$ttl" -gt 3500 ] && [ "$ttl" -le 3600 ] || fail "id$i: TTL $ttl, expected the hour's window"
 done
 # Live connections per sample (at most one per worker), distinct connection ids
@@ -263,7 +265,11 @@ echo "  redis counter after the restart $counter (the old server's counts died w
 [ "$a_denied" -ge 1 ] || fail "once back up: no 429"
 # Exact across the restart: 100 on the old server, 100 on the new one.
 [ $((b_ok + d_ok + a_ok)) -eq $((2 * LIMIT)) ] || fail "$((b_ok + d_ok + a_ok)) accepted in all, expected $((2 * LIMIT))"
-[ "$counter" = "$LIMIT" ] || fail "the new server's counter is $counter, expected $LIMIT"
+# The new server counted every cost-1 hit it decided, denied ones too: at least
+# its 100 accepted, at most every 200/429 answered after the kill.
+served_new=$((d_ok + d_denied + a_ok + a_denied))
+[ "$counter" -ge "$LIMIT" ] && [ "$counter" -le "$served_new" ] \
+  || fail "the new server's counter is $counter, expected $LIMIT..$served_new (the hits it decided)"
 live=$(others | wc -l)
 opened=$(( $(redis_stat total_connections_received) - $(checker_conns) ))
 echo "  redis connections after the restart: $live now, $opened opened by the workers"

@@ -18,7 +18,7 @@ ini_set('ratelimit.on_error', 'deny');
 var_dump($l->isAllowed('list'));
 ?>
 --EXPECTF--
-RateLimiterException: Redis at redis://127.0.0.1:%d: WRONGTYPE Operation against a key holding the wrong kind of value%s
+RateLimiterException: Redis at redis://127.0.0.1:%d: WRONGTYPE Operation against a key holding the wrong kind of value
 RateLimiterException: Redis at redis://127.0.0.1:%d: ERR value is not an integer or out of range
 array(2) {
   [0]=>
