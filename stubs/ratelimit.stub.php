@@ -120,9 +120,9 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, float $window, int $limit)
      * Short form: (string $key, float $window, int $limit) on ratelimit.redis_url
-     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
+    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -177,9 +177,9 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, float $windowSize, int $maxRequests, int $blocks = 0)
      * Short form: (string $key, float $window, int $limit, int $blocks = 0) on ratelimit.redis_url
-     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
+    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -233,9 +233,9 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $capacity, float $refillRate)
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
-     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
+    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -289,9 +289,9 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $bucketCapacity, float $leakRate, int $requestSize = 1)
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
-     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
+    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -345,9 +345,9 @@ class GcraRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $maxBurst, int $count, float $period)
      * Short form: (string $key, int $maxBurst, int $count, float $period) on ratelimit.redis_url
-     * @param Redis|array|string|null $connection the connection, or the key in the short form
+     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
+    public function __construct(Redis|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
 
     /**
      * Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:

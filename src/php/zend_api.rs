@@ -121,6 +121,22 @@ pub fn this_object() -> Option<&'static mut ZendObject> {
 /// after the class is registered: `zend_register_functions` has copied the
 /// argument info into memory the engine owns, and reads it from there.
 pub fn set_parameter(ce: &ClassEntry, method: &str, index: usize, expect_name: &str, mask: u32, default: Option<&'static CStr>) -> Result<(), String> {
+    set_parameter_type(ce, method, index, expect_name, None, mask, default)
+}
+
+/// `set_parameter` with a class name in the union too (`Redis|array|...`): a
+/// `zend_type` holding one class name plus type bits, as PHP 8.2's own
+/// `ZEND_TYPE_INIT_CLASS_MASK` makes. The name is an interned, persistent
+/// string, which the engine's `zend_type_release` at shutdown leaves alone.
+pub fn set_parameter_type(
+    ce: &ClassEntry,
+    method: &str,
+    index: usize,
+    expect_name: &str,
+    class_name: Option<&str>,
+    mask: u32,
+    default: Option<&'static CStr>,
+) -> Result<(), String> {
     let class = ce.name().unwrap_or("?");
     let found = unsafe { zend_hash_str_find(&raw const ce.function_table, method.as_ptr().cast(), method.len()) };
     let function = unsafe { found.as_ref().and_then(|z| z.value.ptr.cast::<zend_function>().as_mut()) }
@@ -138,6 +154,10 @@ pub fn set_parameter(ce: &ClassEntry, method: &str, index: usize, expect_name: &
         return Err(format!("{class}::{method}() parameter ${name} already names a class"));
     }
     arg.type_.type_mask = (arg.type_.type_mask & !TYPE_MASK) | (mask & TYPE_MASK);
+    if let Some(class_name) = class_name {
+        arg.type_.ptr = ZendStr::new_interned(class_name, true).into_raw().cast();
+        arg.type_.type_mask |= TYPE_NAME_BIT;
+    }
     if let Some(default) = default {
         arg.default_value = default.as_ptr();
     }
