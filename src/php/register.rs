@@ -25,6 +25,7 @@ static FINISH_ERROR: Mutex<Option<String>> = Mutex::new(None);
 
 /// Registers an interface (`#[php_interface]`).
 pub fn interface<T: RegisteredClass>() -> Result<(), String> {
+    unsupported::<T>()?;
     let mut builder = ClassBuilder::new(T::CLASS_NAME);
     for (method, flags) in T::method_builders() {
         builder = builder.method(method, flags);
@@ -63,8 +64,10 @@ pub fn class<T: Finish>() -> Result<(), String> {
 /// What this registrar does not carry over from a `#[php_class]`: refuse it
 /// at startup rather than register a class that silently lacks it.
 fn unsupported<T: RegisteredClass>() -> Result<(), String> {
-    let what = if T::EXTENDS.is_some() {
-        "a parent class"
+    let what = if T::BUILDER_MODIFIER.is_some() {
+        "a builder modifier"
+    } else if T::EXTENDS.is_some() || (T::FLAGS.contains(ClassFlags::Interface) && !T::IMPLEMENTS.is_empty()) {
+        "a parent class or interface"
     } else if !T::constants().is_empty() {
         "class constants"
     } else if T::get_metadata().all_properties().next().is_some() || !T::static_properties().is_empty() {
