@@ -29,9 +29,9 @@ pub fn declare(ce: &mut ClassEntry) -> Result<(), String> {
 }
 
 /// Sets `$remaining` to null on the object being constructed; called by each
-/// limiter constructor once its arguments were accepted.
-pub fn initialize() {
-    if let Some(this) = zend_api::this_object() {
+/// limiter constructor (of class `T`) once its arguments were accepted.
+pub fn initialize<T: RegisteredClass>() {
+    if let Some(this) = zend_api::this_object(T::get_metadata().ce()) {
         zend_api::write_property(this, NAME, |z| z.set_null());
     }
 }

@@ -17,6 +17,7 @@
 #![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
 
 use ext_php_rs::boxed::ZBox;
+use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::{ClassFlags, DataType};
@@ -160,7 +161,7 @@ impl RateLimitResultObject {
     ) -> PhpResult<Self> {
         let outcome = outcome_of(allowed, limit, remaining, retryAfter, resetAfter, delay)
             .map_err(|e| PhpException::from(in_call(e, &format!("{CLASS}::__construct"), &PARAMS)))?;
-        let this = zend_api::this_object().ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
+        let this = zend_api::this_object(RateLimitResultObject::get_metadata().ce()).ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
         // `$result->__construct(...)` again: PHP's answer to a second write.
         if zend_api::is_initialized(this, "allowed") {
             return Err(PhpException::new(format!("Cannot modify readonly property {CLASS}::$allowed"), 0, ce::error()));

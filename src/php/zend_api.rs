@@ -106,12 +106,12 @@ pub fn is_initialized(object: &mut ZendObject, name: &str) -> bool {
     property_slot(object, name).is_some_and(|z| unsafe { z.u1.type_info } != 0)
 }
 
-/// The object whose method is running: `$this` of the innermost PHP call.
-/// Inside an internal constructor it is the object being constructed, which
-/// ext-php-rs does not hand to the Rust constructor.
-pub fn this_object() -> Option<&'static mut ZendObject> {
+/// The object whose method is running, `$this` of the innermost PHP call, if
+/// it is an instance of `ce`. Inside an internal constructor it is the object
+/// being constructed, which ext-php-rs does not hand to the Rust constructor.
+pub fn this_object(ce: &ClassEntry) -> Option<&'static mut ZendObject> {
     let ex = unsafe { (*ext_php_rs_executor_globals()).current_execute_data.as_mut()? };
-    ex.This.object_mut()
+    ex.This.object_mut().filter(|this| this.instance_of(ce))
 }
 
 /// Gives parameter `index` of method `method` (lower case) of `ce` the type

@@ -32,7 +32,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
             Ok(Box::new(FixedWindow::new(a.float("window")?, a.int("limit")?)?))
         })?;
-        crate::php::remaining::initialize();
+        crate::php::remaining::initialize::<Self>();
         Ok(FixedWindowRateLimiter { state })
     }
 });

@@ -45,7 +45,7 @@ rate_limiter_impl!(GcraRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period], |a| {
             Ok(Box::new(Gcra::new(a.int("maxBurst")?, a.int("count")?, a.float("period")?)?))
         })?;
-        crate::php::remaining::initialize();
+        crate::php::remaining::initialize::<Self>();
         Ok(GcraRateLimiter { state })
     }
 

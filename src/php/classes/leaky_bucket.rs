@@ -49,7 +49,7 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize], |a| {
             Ok(Box::new(LeakyBucket::new(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)?))
         })?;
-        crate::php::remaining::initialize();
+        crate::php::remaining::initialize::<Self>();
         Ok(LeakyBucketRateLimiter { state })
     }
 });

@@ -43,7 +43,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
             Ok(Box::new(SlidingWindow::new(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)?))
         })?;
-        crate::php::remaining::initialize();
+        crate::php::remaining::initialize::<Self>();
         Ok(SlidingWindowRateLimiter { state })
     }
 });

@@ -33,7 +33,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
             Ok(Box::new(TokenBucket::new(a.int("capacity")?, a.float("refillRate")?)?))
         })?;
-        crate::php::remaining::initialize();
+        crate::php::remaining::initialize::<Self>();
         Ok(TokenBucketRateLimiter { state })
     }
 });
