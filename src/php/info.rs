@@ -14,6 +14,8 @@ use super::zend_api::display_ini_entries;
 use crate::redis::pool;
 
 /// Called by the engine outside any PHP call: must not panic (it would abort).
+/// `module` is the engine's own entry of this module, handed back to it.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub extern "C" fn module_info(module: *mut ModuleEntry) {
     let _ = std::panic::catch_unwind(|| {
         info_table_start!();
@@ -51,6 +53,9 @@ const DISPLAY_ORIG: c_int = 1;
 /// it, except a password, shown as `***` (phpinfo pages get shared; the
 /// password stays readable through `ini_get()`). Otherwise what the engine's
 /// own displayer prints: the value, HTML-escaped on an HTML page, or "no value".
+///
+/// # Safety
+/// Called by the engine's phpinfo() with one of its ini entries.
 pub unsafe extern "C" fn redis_url_displayer(entry: *mut zend_ini_entry, ty: c_int) {
     let Some(entry) = (unsafe { entry.as_ref() }) else { return };
     let value = if ty == DISPLAY_ORIG && entry.modified != 0 { entry.orig_value } else { entry.value };
