@@ -1,5 +1,5 @@
 --TEST--
-php --ri: support line, version, ini values in force, pool state; RateLimiterException carries the caller's file, line and trace
+php --ri: support line, version, the ini table as PHP extensions show it (Directive / Local Value / Master Value, a password masked), pool state; RateLimiterException carries the caller's file, line and trace
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -9,6 +9,9 @@ ratelimit.key_prefix=app:
 <?php
 require __DIR__ . '/config.inc';
 (new FixedWindowRateLimiter(RL_URL, rl_prefix(), 60, 5))->isAllowed();
+ini_set('ratelimit.timeout', '2.5');
+ini_set('ratelimit.redis_url', 'redis://app:s3cret@127.0.0.1:' . RL_PORT . '/2');
+var_dump(ini_get('ratelimit.timeout'), ini_get('ratelimit.connect_timeout'));
 ob_start();
 (new ReflectionExtension('ratelimit'))->info();
 $info = ob_get_clean();
@@ -27,24 +30,27 @@ try {
 }
 ?>
 --EXPECTF--
+string(3) "2.5"
+string(3) "1.0"
+
 ratelimit
 
 ratelimit support => enabled
 version => %d.%d.%d
 scripts => %s
 
-Directive => Value in force
-ratelimit.redis_url => redis://HOST:PORT
-ratelimit.connect_timeout => 1
-ratelimit.timeout => 1
-ratelimit.on_error => deny
-ratelimit.key_prefix => app:
+Directive => Local Value => Master Value
+ratelimit.redis_url => redis://app:***@HOST:PORT/2 => redis://HOST:PORT
+ratelimit.connect_timeout => 1.0 => 1.0
+ratelimit.timeout => 2.5 => 1.0
+ratelimit.on_error => deny => deny
+ratelimit.key_prefix => app: => app:
 
 Connection pool (this process) => State
 targets => 1
 open connections => 1
 redis://HOST:PORT => open, opened 1 time(s), 0 failure(s)
-phpinfo_and_exceptions.php:10
+phpinfo_and_exceptions.php:13
 isAllowed <- call_it
 bool(true)
 int(0)

@@ -1,5 +1,5 @@
 --TEST--
-RateLimitResult: final, properties cannot be written or unset, headers() per API.md
+RateLimitResult: final, typed readonly properties PHP itself enforces, clone copies, headers() per API.md
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
@@ -13,22 +13,32 @@ print_r(array_keys($no->headers()));
 $h = $no->headers();
 var_dump($h['Retry-After'] === (int) ceil($no->retryAfter), $h['X-RateLimit-Reset'] === 3, $h['X-RateLimit-Remaining']);
 
-echo "-- written from PHP: refused\n";
-foreach (['allowed', 'remaining', 'retryAfter', 'somethingNew'] as $prop) {
-    try {
-        $ok->$prop = 1;
-        echo "$prop: written!\n";
-    } catch (Throwable $e) {
-        echo get_class($e), ': ', $e->getMessage(), "\n";
-    }
+echo "-- Reflection: typed, readonly, no default, in this order\n";
+foreach ((new ReflectionClass('RateLimitResult'))->getProperties() as $p) {
+    echo $p->getType(), ' $', $p->getName(), ': ', $p->isReadOnly() ? 'readonly' : 'writable', ', ',
+        $p->hasDefaultValue() ? 'default' : 'no default', ', ', $p->isInitialized($ok) ? 'initialized' : 'uninitialized', "\n";
+}
+
+echo "-- written or unset from PHP: PHP's own readonly errors\n";
+foreach (['allowed' => false, 'limit' => 3, 'remaining' => 1, 'retryAfter' => 1.0, 'resetAfter' => 1.0, 'delay' => 1.0, 'somethingNew' => 1] as $prop => $v) {
+    rl_throws(function () use ($ok, $prop, $v) { $ok->$prop = $v; });
 }
 rl_throws(function () use ($ok) { unset($ok->limit); });
-var_dump($ok->remaining, $ok->limit);
-rl_throws(fn () => new RateLimitResult());
-echo "-- cannot be extended\n";
+rl_throws(function () use ($ok) { $ok->remaining++; });
+rl_throws(function () use ($ok) { $r = &$ok->remaining; });
+var_dump($ok->allowed, $ok->limit, $ok->remaining, isset($ok->delay), property_exists($ok, 'retryAfter'));
+
+echo "-- clone copies the decision\n";
+$copy = clone $ok;
+var_dump($copy == $ok, $copy !== $ok, $copy->remaining, $copy->headers() === $ok->headers());
+rl_throws(function () use ($copy) { $copy->allowed = false; });
+var_dump((new ReflectionClass('RateLimitResult'))->isCloneable());
+
+echo "-- cannot be extended, takes no dynamic property, cannot be serialized\n";
 var_dump((new ReflectionClass('RateLimitResult'))->isFinal());
+rl_throws(fn () => serialize($ok));
 ?>
---EXPECTF--
+--EXPECT--
 Array
 (
     [X-RateLimit-Limit] => 2
@@ -45,14 +55,36 @@ Array
 bool(true)
 bool(true)
 int(0)
--- written from PHP: refused
-Exception: No setter available for this property.
-Exception: No setter available for this property.
-Exception: No setter available for this property.
+-- Reflection: typed, readonly, no default, in this order
+bool $allowed: readonly, no default, initialized
+int $limit: readonly, no default, initialized
+int $remaining: readonly, no default, initialized
+float $retryAfter: readonly, no default, initialized
+float $resetAfter: readonly, no default, initialized
+float $delay: readonly, no default, initialized
+-- written or unset from PHP: PHP's own readonly errors
+Error: Cannot modify readonly property RateLimitResult::$allowed
+Error: Cannot modify readonly property RateLimitResult::$limit
+Error: Cannot modify readonly property RateLimitResult::$remaining
+Error: Cannot modify readonly property RateLimitResult::$retryAfter
+Error: Cannot modify readonly property RateLimitResult::$resetAfter
+Error: Cannot modify readonly property RateLimitResult::$delay
 Error: Cannot create dynamic property RateLimitResult::$somethingNew
-Error: Cannot unset property RateLimitResult::$limit
-int(0)
-int(2)
-Exception: You cannot instantiate this class from PHP.
--- cannot be extended
+Error: Cannot unset readonly property RateLimitResult::$limit
+Error: Cannot modify readonly property RateLimitResult::$remaining
+Error: Cannot modify readonly property RateLimitResult::$remaining
 bool(true)
+int(2)
+int(0)
+bool(true)
+bool(true)
+-- clone copies the decision
+bool(true)
+bool(true)
+int(0)
+bool(true)
+Error: Cannot modify readonly property RateLimitResult::$allowed
+bool(true)
+-- cannot be extended, takes no dynamic property, cannot be serialized
+bool(true)
+Exception: Serialization of 'RateLimitResult' is not allowed

@@ -17,33 +17,43 @@ mod fuzz_tests;
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;
-use php::classes::leaky_bucket::LeakyBucketRateLimiter;
-use php::classes::token_bucket::TokenBucketRateLimiter;
-use php::classes::sliding_window::SlidingWindowRateLimiter;
 use php::classes::gcra::GcraRateLimiter;
+use php::classes::leaky_bucket::LeakyBucketRateLimiter;
+use php::classes::sliding_window::SlidingWindowRateLimiter;
+use php::classes::token_bucket::TokenBucketRateLimiter;
 use php::interface::PhpInterfaceRateLimiterInterface;
-use php::result::RateLimitResult;
+use php::register;
+use php::result::RateLimitResultObject;
 
-/// MINIT: ini entries and the exception class. Runs outside any PHP call, so a
-/// panic is caught here and reported as a failed startup instead of an abort.
+/// MINIT: ini entries, the exception class, the interface and the classes.
+/// The classes are registered here rather than with `ModuleBuilder::class`,
+/// which leaves no way to declare their typed readonly properties (see
+/// `php::register`). Runs outside any PHP call, so a panic is caught here and
+/// reported as a failed startup instead of an abort.
 fn startup(_ty: i32, module_number: i32) -> i32 {
-    let ok = std::panic::catch_unwind(|| {
+    let ok = std::panic::catch_unwind(|| -> Result<(), String> {
         settings::register(module_number);
-        php::exceptions::register().is_ok()
+        php::exceptions::register().map_err(|e| e.to_string())?;
+        register::interface::<PhpInterfaceRateLimiterInterface>()?;
+        register::class::<RateLimitResultObject>()?;
+        register::class::<FixedWindowRateLimiter>()?;
+        register::class::<TokenBucketRateLimiter>()?;
+        register::class::<LeakyBucketRateLimiter>()?;
+        register::class::<SlidingWindowRateLimiter>()?;
+        register::class::<GcraRateLimiter>()
     });
-    if matches!(ok, Ok(true)) { 0 } else { -1 }
+    match ok {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => {
+            ext_php_rs::error::php_error(&ext_php_rs::flags::ErrorType::CoreWarning, &format!("ratelimit: {e}"));
+            -1
+        }
+        Err(_) => -1,
+    }
 }
 
 #[php_module]
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
-    module
-        .interface::<PhpInterfaceRateLimiterInterface>()
-        .class::<RateLimitResult>()
-        .class::<FixedWindowRateLimiter>()
-        .class::<TokenBucketRateLimiter>()
-        .class::<LeakyBucketRateLimiter>()
-        .class::<SlidingWindowRateLimiter>()
-        .class::<GcraRateLimiter>()
-        .info_function(php::info::module_info)
+    module.info_function(php::info::module_info)
 }

@@ -123,10 +123,16 @@ const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, 
     def
 }
 
+/// phpinfo() shows the entry through `displayer` instead of its raw value.
+const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*mut zend_ini_entry, c_int)) -> IniEntryDef {
+    def.displayer = Some(displayer);
+    def
+}
+
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
 pub static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
-    entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0),
+    with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::info::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
     entry(c"ratelimit.on_error", c"throw", 3),

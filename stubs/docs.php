@@ -1,8 +1,9 @@
 <?php
-// The documentation scripts/stubs.php adds to what Reflection shows. Keep it
-// true to API.md; signatures come from the extension itself.
+// The doc comments scripts/stubs.php adds to what Reflection shows. Every
+// declaration (types, defaults, readonly, modifiers) comes from the extension
+// itself; only words live here.
 $id = 'binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty';
-$connection = 'Redis|array|string|null';
+$connection = 'Redis|array|string|int|float|null';
 return [
     'ini' => [
         'ratelimit.redis_url' => 'default connection (null or short form), default "redis://127.0.0.1:6379"',
@@ -13,7 +14,7 @@ return [
     ],
     'limiter' => [
         'props' => [
-            'remaining' => ['?int', "The remaining count after this object's last call; null before any and after reset()."],
+            'remaining' => "The remaining count after this object's last call; null before any and after reset().\nreadonly: PHP code cannot write it; the extension updates it after each call.",
         ],
         'methods' => [
             'isAllowed' => ['doc' => "Takes \$cost units for \$id if they fit; false (and nothing taken) otherwise.\n@param string \$id $id\n@throws RateLimiterException when Redis fails and ratelimit.on_error is throw"],
@@ -21,21 +22,23 @@ return [
             'consume' => ['doc' => "Like isAllowed(), with the whole decision.\n@throws RateLimiterException"],
             'peek' => ['doc' => "Would a request of cost 1 be accepted now? Nothing is consumed.\n@throws RateLimiterException"],
             'reset' => ['doc' => "Deletes the key of \$id. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
+            '__clone' => ['doc' => 'Limiters cannot be cloned (protected and final: `clone` throws an Error).'],
         ],
     ],
     'classes' => [
         'RateLimiterInterface' => ['doc' => 'Implemented by every limiter class.'],
         'RateLimitResult' => [
-            'doc' => 'One decision. Its properties cannot be written.',
+            'doc' => 'One decision. Its properties are readonly; clone copies them.',
             'props' => [
-                'allowed' => ['bool', 'Whether the request was accepted.'],
-                'limit' => ['int', 'Requests (units) the policy allows.'],
-                'remaining' => ['int', 'Units left after this call.'],
-                'retryAfter' => ['float', "Seconds until this request's cost would fit; 0.0 when allowed."],
-                'resetAfter' => ['float', 'Seconds until the key is back to its empty/full state.'],
-                'delay' => ['float', 'Leaky bucket: seconds until this accepted request leaks out; else 0.0.'],
+                'allowed' => 'Whether the request was accepted.',
+                'limit' => 'Requests (units) the policy allows.',
+                'remaining' => 'Units left after this call.',
+                'retryAfter' => "Seconds until this request's cost would fit; 0.0 when allowed.",
+                'resetAfter' => 'Seconds until the key is back to its empty/full state.',
+                'delay' => 'Leaky bucket: seconds until this accepted request leaks out; else 0.0.',
             ],
             'methods' => [
+                '__construct' => ['doc' => "A decision built by PHP code, e.g. for a test double of a limiter.\n@throws ValueError when \$limit < 1, \$remaining is not within 0..\$limit, or a time is negative or not finite"],
                 'headers' => ['doc' => "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up)\nand, when denied, Retry-After (whole seconds, at least 1).\n@return array<string, int>"],
             ],
         ],
@@ -44,8 +47,7 @@ return [
             'doc' => "At most \$limit requests per window; a window opens at the key's first accepted request.",
             'methods' => [
                 '__construct' => [
-                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$window, int \$limit)\nShort form: (string \$key, float \$window, int \$limit) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form\n@param string|float \$keyPrefix the key prefix, or the window in the short form",
-                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'window' => 'float|int|null', 'limit' => 'int|null'],
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$window, int \$limit)\nShort form: (string \$key, float \$window, int \$limit) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
                 ],
             ],
         ],
@@ -54,7 +56,6 @@ return [
             'methods' => [
                 '__construct' => [
                     'doc' => "Long form: (\$connection, string \$keyPrefix, float \$windowSize, int \$maxRequests, int \$blocks = 0)\nShort form: (string \$key, float \$window, int \$limit, int \$blocks = 0) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
-                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'windowSize' => 'float|int|null', 'maxRequests' => 'int|null', 'blocks' => 'int|null'],
                 ],
             ],
         ],
@@ -63,7 +64,6 @@ return [
             'methods' => [
                 '__construct' => [
                     'doc' => "Long form: (\$connection, string \$keyPrefix, int \$capacity, float \$refillRate)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
-                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'capacity' => 'int|float|null', 'refillRate' => 'float|int|null'],
                 ],
             ],
         ],
@@ -72,7 +72,6 @@ return [
             'methods' => [
                 '__construct' => [
                     'doc' => "Long form: (\$connection, string \$keyPrefix, int \$bucketCapacity, float \$leakRate, int \$requestSize = 1)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
-                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|float|int', 'bucketCapacity' => 'int|float|null', 'leakRate' => 'float|int|null', 'requestSize' => 'int|null'],
                 ],
             ],
         ],
@@ -81,7 +80,6 @@ return [
             'methods' => [
                 '__construct' => [
                     'doc' => "Long form: (\$connection, string \$keyPrefix, int \$maxBurst, int \$count, float \$period)\nShort form: (string \$key, int \$maxBurst, int \$count, float \$period) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
-                    'types' => ['connection' => 'mixed', 'keyPrefix' => 'string|int', 'maxBurst' => 'int|null', 'count' => 'int|float|null', 'period' => 'float|int|null'],
                 ],
                 'throttle' => ['doc' => "Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:\n[limited (0|1), limit (maxBurst + 1), remaining, retryAfter (whole s, -1 when allowed), resetAfter (whole s)].\nquantity 0 peeks.\n@return array{0: int, 1: int, 2: int, 3: int, 4: int}\n@throws RateLimiterException"],
             ],

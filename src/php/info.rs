@@ -1,14 +1,22 @@
-//! `php --ri ratelimit` / phpinfo(): a support line, the version, the ini values
-//! in force and the connection pool of this process.
+//! `php --ri ratelimit` / phpinfo(): a support line and the version, the ini
+//! table the way every PHP extension shows it (Directive / Local Value /
+//! Master Value, from the engine's `display_ini_entries()`), and the
+//! connection pool of this process.
 
+use std::ffi::{c_char, c_int};
+
+use ext_php_rs::ffi::{ext_php_rs_sapi_module, zend_ini_entry};
+use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
+use super::zend_api::display_ini_entries;
 use crate::redis::pool;
-use crate::settings;
 
 /// Called by the engine outside any PHP call: must not panic (it would abort).
-pub extern "C" fn module_info(_module: *mut ModuleEntry) {
+/// `module` is the engine's own entry of this module, handed back to it.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
+pub extern "C" fn module_info(module: *mut ModuleEntry) {
     let _ = std::panic::catch_unwind(|| {
         info_table_start!();
         info_table_row!("ratelimit support", "enabled");
@@ -16,14 +24,7 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
         info_table_row!("scripts", "fixed window, sliding window (log, blocks), token bucket, leaky bucket, gcra");
         info_table_end!();
 
-        info_table_start!();
-        info_table_header!("Directive", "Value in force");
-        info_table_row!("ratelimit.redis_url", redact_url(&settings::redis_url()));
-        info_table_row!("ratelimit.connect_timeout", format!("{}", settings::connect_timeout().as_secs_f64()));
-        info_table_row!("ratelimit.timeout", format!("{}", settings::timeout().as_secs_f64()));
-        info_table_row!("ratelimit.on_error", settings::on_error().name());
-        info_table_row!("ratelimit.key_prefix", String::from_utf8_lossy(&settings::key_prefix()).into_owned());
-        info_table_end!();
+        unsafe { display_ini_entries(module) };
 
         let slots = pool::state();
         info_table_start!();
@@ -40,6 +41,57 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
     });
 }
 
-fn redact_url(url: &str) -> String {
-    crate::redis::target::parse_dsn(url).map(|t| t.to_string()).unwrap_or_else(|_| "(invalid)".into())
+extern "C" {
+    fn php_html_puts(s: *const c_char, len: usize);
+    fn php_output_write(s: *const c_char, len: usize) -> usize;
+}
+
+/// Zend/zend_ini.h `ZEND_INI_DISPLAY_ORIG`: show the master value.
+const DISPLAY_ORIG: c_int = 1;
+
+/// The displayer of `ratelimit.redis_url`: the value as `ini_get()` returns
+/// it, except a password, shown as `***` (phpinfo pages get shared; the
+/// password stays readable through `ini_get()`). Otherwise what the engine's
+/// own displayer prints: the value, HTML-escaped on an HTML page, or "no value".
+///
+/// # Safety
+/// Called by the engine's phpinfo() with one of its ini entries.
+pub unsafe extern "C" fn redis_url_displayer(entry: *mut zend_ini_entry, ty: c_int) {
+    let Some(entry) = (unsafe { entry.as_ref() }) else { return };
+    let value = if ty == DISPLAY_ORIG && entry.modified != 0 { entry.orig_value } else { entry.value };
+    let text = unsafe { value.cast::<ZendStr>().as_ref() }.map(|s| redact_password(&String::from_utf8_lossy(s.as_bytes()))).unwrap_or_default();
+    let as_text = unsafe { ext_php_rs_sapi_module().as_ref() }.is_none_or(|s| s.phpinfo_as_text != 0);
+    match (text.is_empty(), as_text) {
+        (true, true) => write("no value"),
+        (true, false) => write("<i>no value</i>"),
+        (false, true) => write(&text),
+        (false, false) => unsafe { php_html_puts(text.as_ptr().cast(), text.len()) },
+    }
+}
+
+fn write(text: &str) {
+    unsafe { php_output_write(text.as_ptr().cast(), text.len()) };
+}
+
+/// `scheme://user:secret@host` → `scheme://user:***@host`; anything else unchanged.
+fn redact_password(dsn: &str) -> String {
+    let (Some(scheme_end), Some(at)) = (dsn.find("://"), dsn.rfind('@')) else { return dsn.to_string() };
+    match dsn[..at].get(scheme_end + 3..).and_then(|creds| creds.find(':')) {
+        Some(colon) => format!("{}:***{}", &dsn[..scheme_end + 3 + colon], &dsn[at..]),
+        None => dsn.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_password;
+
+    #[test]
+    fn only_the_password_is_hidden() {
+        assert_eq!(redact_password("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+        assert_eq!(redact_password("redis://:pw@h:1/2"), "redis://:***@h:1/2");
+        assert_eq!(redact_password("redis://user:p:w@h"), "redis://user:***@h");
+        assert_eq!(redact_password("redis://user@h"), "redis://user@h");
+        assert_eq!(redact_password("unix:///tmp/r.sock?db=1"), "unix:///tmp/r.sock?db=1");
+    }
 }

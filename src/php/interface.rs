@@ -44,7 +44,9 @@ pub fn rate_limiter_interface() -> &'static ClassEntry {
 }
 
 /// Writes the `#[php_impl]` block of a limiter class: the given items, then
-/// the `RateLimiterInterface` methods and the `$remaining` property.
+/// the `RateLimiterInterface` methods, each of which leaves the call's
+/// remaining count in the object's readonly `$remaining` (see `remaining`),
+/// and a `__clone` that makes the class uncloneable.
 macro_rules! rate_limiter_impl {
     ($class:ident { $($items:tt)* }) => {
         #[::ext_php_rs::php_impl]
@@ -53,38 +55,44 @@ macro_rules! rate_limiter_impl {
 
             /// Takes `cost` units for `id` if they fit; false (and nothing taken) otherwise.
             #[php(defaults(id = "\"\"", cost = 1))]
-            pub fn is_allowed(&mut self, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
-                self.state.is_allowed("isAllowed", id, cost)
+            pub fn is_allowed(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
+                $crate::php::remaining::after_call(self_, |c| c.state.is_allowed("isAllowed", id, cost))
             }
 
             /// The same as `isAllowed()`.
             #[php(defaults(id = "\"\"", cost = 1))]
-            pub fn access(&mut self, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
-                self.state.is_allowed("access", id, cost)
+            pub fn access(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
+                $crate::php::remaining::after_call(self_, |c| c.state.is_allowed("access", id, cost))
             }
 
             /// Like `isAllowed()`, with the whole decision.
             #[php(defaults(id = "\"\"", cost = 1))]
-            pub fn consume(&mut self, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                self.state.consume(id, cost)
+            pub fn consume(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
+                $crate::php::remaining::after_call(self_, |c| c.state.consume(id, cost))
             }
 
             /// Would a request of cost 1 fit now? Nothing is consumed.
             #[php(defaults(id = "\"\""))]
-            pub fn peek(&mut self, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                self.state.peek(id)
+            pub fn peek(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
+                $crate::php::remaining::after_call(self_, |c| c.state.peek(id))
             }
 
             /// Deletes the key of `id`.
             #[php(defaults(id = "\"\""))]
-            pub fn reset(&mut self, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<()> {
-                self.state.reset(id)
+            pub fn reset(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<()> {
+                $crate::php::remaining::after_call(self_, |c| c.state.reset(id))
             }
 
-            /// The remaining count after this object's last call; null before any.
-            #[php(getter)]
-            pub fn get_remaining(&self) -> Option<i64> {
-                self.state.remaining()
+            /// Protected and final, so `ReflectionClass::isCloneable()` is false
+            /// and `clone` fails, for the class and any subclass: a limiter holds
+            /// a bound connection slot and has nothing worth copying.
+            #[php(vis = "protected", final)]
+            pub fn __clone(&mut self) {}
+        }
+
+        impl $crate::php::remaining::Limiter for $class {
+            fn state(&self) -> &$crate::php::state::LimiterState {
+                &self.state
             }
         }
     };

@@ -3,10 +3,13 @@
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::fixed_window;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 
 
@@ -29,6 +32,21 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
             fixed_window::policy(a.float("window")?, a.int("limit")?)
         })?;
+        crate::php::remaining::initialize::<Self>();
         Ok(FixedWindowRateLimiter { state })
     }
 });
+
+impl Finish for FixedWindowRateLimiter {
+    /// What Reflection shows: the union of both forms' types at each position.
+    fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        limiter_class::finish(
+            ce,
+            &[
+                Param("keyPrefix", STRING_OR_FLOAT, None),
+                Param("window", OPTIONAL_INT_OR_FLOAT, None),
+                Param("limit", OPTIONAL_INT, None),
+            ],
+        )
+    }
+}

@@ -3,13 +3,16 @@
 #![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
 
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::zend::ClassEntry;
 
 use crate::error::Result;
 use crate::limiter::gcra;
 use crate::php::exceptions::in_call;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
+use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 use crate::php::values::{Id, Int};
 
@@ -42,6 +45,7 @@ rate_limiter_impl!(GcraRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period], |a| {
             gcra::policy(a.int("maxBurst")?, a.int("count")?, a.float("period")?)
         })?;
+        crate::php::remaining::initialize::<Self>();
         Ok(GcraRateLimiter { state })
     }
 
@@ -49,8 +53,8 @@ rate_limiter_impl!(GcraRateLimiter {
     /// `[limited (0|1), limit, remaining, retryAfter (whole s, -1 when allowed), resetAfter (whole s)]`.
     /// Quantity 0 peeks; a quantity above the limit is limited with retryAfter -1.
     #[php(defaults(id = "\"\"", quantity = 1))]
-    pub fn throttle(&mut self, id: Id, quantity: Int) -> PhpResult<Vec<i64>> {
-        let state = &self.state;
+    pub fn throttle(self_: &mut ZendClassObject<GcraRateLimiter>, id: Id, quantity: Int) -> PhpResult<Vec<i64>> {
+        let state = &self_.state;
         let run = || -> Result<[i64; 5]> {
             let id = id.bytes()?;
             let quantity = quantity.value("quantity")?;
@@ -59,7 +63,23 @@ rate_limiter_impl!(GcraRateLimiter {
             Ok(gcra::cl_throttle(quantity, &outcome))
         };
         let tuple = run().map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
-        self.state.set_remaining(Some(tuple[2]));
+        self_.state.set_remaining(Some(tuple[2]));
+        crate::php::remaining::publish(self_);
         Ok(tuple.to_vec())
     }
 });
+
+impl Finish for GcraRateLimiter {
+    /// What Reflection shows: the union of both forms' types at each position.
+    fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        limiter_class::finish(
+            ce,
+            &[
+                Param("keyPrefix", STRING_OR_INT, None),
+                Param("maxBurst", OPTIONAL_INT, None),
+                Param("count", OPTIONAL_INT_OR_FLOAT, None),
+                Param("period", OPTIONAL_FLOAT, None),
+            ],
+        )
+    }
+}

@@ -4,10 +4,13 @@
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::leaky_bucket;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::limiter_class::{self, Param, INT, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
+use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 
 
@@ -46,6 +49,22 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize], |a| {
             leaky_bucket::policy(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)
         })?;
+        crate::php::remaining::initialize::<Self>();
         Ok(LeakyBucketRateLimiter { state })
     }
 });
+
+impl Finish for LeakyBucketRateLimiter {
+    /// What Reflection shows: the union of both forms' types at each position.
+    fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        limiter_class::finish(
+            ce,
+            &[
+                Param("keyPrefix", STRING_OR_FLOAT, None),
+                Param("bucketCapacity", OPTIONAL_INT, None),
+                Param("leakRate", OPTIONAL_FLOAT, None),
+                Param("requestSize", INT, Some(c"1")),
+            ],
+        )
+    }
+}

@@ -4,10 +4,13 @@
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::sliding_window;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::limiter_class::{self, Param, INT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 
 
@@ -40,6 +43,22 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
             sliding_window::policy(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)
         })?;
+        crate::php::remaining::initialize::<Self>();
         Ok(SlidingWindowRateLimiter { state })
     }
 });
+
+impl Finish for SlidingWindowRateLimiter {
+    /// What Reflection shows: the union of both forms' types at each position.
+    fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        limiter_class::finish(
+            ce,
+            &[
+                Param("keyPrefix", STRING_OR_FLOAT, None),
+                Param("windowSize", OPTIONAL_INT_OR_FLOAT, None),
+                Param("maxRequests", OPTIONAL_INT, None),
+                Param("blocks", INT, Some(c"0")),
+            ],
+        )
+    }
+}

@@ -3,10 +3,13 @@
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
+use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::token_bucket;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
+use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 
 
@@ -30,6 +33,21 @@ rate_limiter_impl!(TokenBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
             token_bucket::policy(a.int("capacity")?, a.float("refillRate")?)
         })?;
+        crate::php::remaining::initialize::<Self>();
         Ok(TokenBucketRateLimiter { state })
     }
 });
+
+impl Finish for TokenBucketRateLimiter {
+    /// What Reflection shows: the union of both forms' types at each position.
+    fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        limiter_class::finish(
+            ce,
+            &[
+                Param("keyPrefix", STRING_OR_FLOAT, None),
+                Param("capacity", OPTIONAL_INT, None),
+                Param("refillRate", OPTIONAL_FLOAT, None),
+            ],
+        )
+    }
+}

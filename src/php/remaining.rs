@@ -1,0 +1,54 @@
+//! A limiter's `$remaining`: `public readonly ?int`, the remaining count after
+//! the object's last call, null before any call and after `reset()`.
+//!
+//! PHP 8.2 has one way to tell Reflection and PHP code "you cannot write this
+//! property": `readonly`. So the property is declared `public readonly ?int`
+//! through the Zend API (see `zend_api`), starts null in the constructor, and
+//! the extension, which the readonly rule does not bind, writes the new value
+//! into the object's property table after each call. A write or unset from PHP
+//! throws PHP's own readonly `Error`; reads are plain property reads. Unlike a
+//! userland readonly property, the value changes between calls: the stubs say so.
+
+use ext_php_rs::class::RegisteredClass;
+use ext_php_rs::types::ZendClassObject;
+use ext_php_rs::zend::ClassEntry;
+
+use super::state::LimiterState;
+use super::zend_api::{self, MAY_BE_LONG, MAY_BE_NULL};
+
+pub const NAME: &str = "remaining";
+
+/// A limiter class: a `#[php_class]` that holds its `LimiterState`.
+pub trait Limiter: RegisteredClass {
+    fn state(&self) -> &LimiterState;
+}
+
+/// Declares the property on a limiter class (MINIT).
+pub fn declare(ce: &mut ClassEntry) -> Result<(), String> {
+    zend_api::declare_readonly(ce, NAME, MAY_BE_LONG | MAY_BE_NULL)
+}
+
+/// Sets `$remaining` to null on the object being constructed; called by each
+/// limiter constructor (of class `T`) once its arguments were accepted.
+pub fn initialize<T: RegisteredClass>() {
+    if let Some(this) = zend_api::this_object(T::get_metadata().ce()) {
+        zend_api::write_property(this, NAME, |z| z.set_null());
+    }
+}
+
+/// Runs one interface method on the limiter, then leaves its remaining count
+/// (kept in `LimiterState`) in `$remaining`, whether the call succeeded or not.
+pub fn after_call<T: Limiter, R>(object: &mut ZendClassObject<T>, call: impl FnOnce(&mut T) -> R) -> R {
+    let result = call(&mut **object);
+    publish(object);
+    result
+}
+
+/// Copies the state's remaining count into the object's `$remaining`.
+pub fn publish<T: Limiter>(object: &mut ZendClassObject<T>) {
+    let remaining = object.state().remaining();
+    zend_api::write_property(&mut object.std, NAME, |z| match remaining {
+        Some(n) => z.set_long(n),
+        None => z.set_null(),
+    });
+}

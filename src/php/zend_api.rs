@@ -1,0 +1,165 @@
+//! The few Zend engine calls and constants the PHP face needs beyond what
+//! ext-php-rs binds: typed `readonly` property declarations, their slots in an
+//! object's property table, and a method's parameter types.
+//!
+//! ext-php-rs 0.16 declares properties with `zend_declare_property` (untyped,
+//! never readonly) and parameters with one type each (no unions). PHP's own
+//! classes do what this module does: `zend_declare_typed_property` with
+//! `ZEND_ACC_PUBLIC | ZEND_ACC_READONLY` at MINIT, values written straight into
+//! the object's property table (`OBJ_PROP`), union types as a type mask in the
+//! method's `zend_internal_arg_info`. The symbols are the PHP binary's own
+//! (`ZEND_API`), resolved when PHP loads the extension; the prototypes follow
+//! PHP 8.2's `Zend/zend_API.h` and `Zend/zend_ini.h`.
+
+use std::ffi::{c_int, CStr};
+
+use ext_php_rs::ffi::{
+    ext_php_rs_executor_globals, zend_class_entry, zend_function, zend_hash_str_find, zend_module_entry, zend_object,
+    zend_property_info, zend_string, zend_type, zval,
+};
+use ext_php_rs::types::{ZendObject, ZendStr, Zval};
+use ext_php_rs::zend::ClassEntry;
+
+// Zend/zend_type_info.h: one bit per type a value may have.
+pub const MAY_BE_NULL: u32 = 1 << 1;
+pub const MAY_BE_BOOL: u32 = (1 << 2) | (1 << 3);
+pub const MAY_BE_LONG: u32 = 1 << 4;
+pub const MAY_BE_DOUBLE: u32 = 1 << 5;
+pub const MAY_BE_STRING: u32 = 1 << 6;
+pub const MAY_BE_ARRAY: u32 = 1 << 7;
+/// Zend/zend_types.h `_ZEND_TYPE_MASK`: the bits of a `zend_type` that describe
+/// the type; the bits above are argument flags (by-reference, variadic).
+const TYPE_MASK: u32 = (1 << 25) - 1;
+/// Zend/zend_types.h `_ZEND_TYPE_NAME_BIT`: `ptr` holds a class name.
+const TYPE_NAME_BIT: u32 = 1 << 24;
+
+// Zend/zend_compile.h access flags.
+pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
+pub const ZEND_ACC_READONLY: u32 = 1 << 7;
+/// Zend/zend_types.h: a typed property never written since the object was made.
+const IS_PROP_UNINIT: u32 = 1;
+
+extern "C" {
+    fn zend_declare_typed_property(
+        ce: *mut zend_class_entry,
+        name: *mut zend_string,
+        default: *mut zval,
+        access_type: c_int,
+        doc_comment: *mut zend_string,
+        ty: zend_type,
+    ) -> *mut zend_property_info;
+    /// The "Directive / Local Value / Master Value" table of phpinfo().
+    pub fn display_ini_entries(module: *mut zend_module_entry);
+}
+
+/// Declares `public readonly <mask> $name` on a class being registered (MINIT).
+/// No default: the slot starts uninitialized, as PHP requires of a readonly
+/// property, and the extension writes it when it makes the object.
+pub fn declare_readonly(ce: &mut ClassEntry, name: &str, mask: u32) -> Result<(), String> {
+    let mut undef = Zval::new();
+    undef.u1.type_info = 0; // IS_UNDEF
+    let name_str = ZendStr::new_interned(name, true).into_raw();
+    let ty = zend_type { ptr: std::ptr::null_mut(), type_mask: mask };
+    let info = unsafe {
+        zend_declare_typed_property(
+            ce,
+            name_str,
+            &raw mut undef,
+            (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as c_int,
+            std::ptr::null_mut(),
+            ty,
+        )
+    };
+    if info.is_null() {
+        return Err(format!("{}::${name} could not be declared", ce.name().unwrap_or("?")));
+    }
+    Ok(())
+}
+
+/// The declared property `name` of `ce` (or of the class it inherits it from).
+fn property_info(ce: *const zend_class_entry, name: &str) -> Option<&'static zend_property_info> {
+    let found = unsafe { zend_hash_str_find(&raw const (*ce).properties_info, name.as_ptr().cast(), name.len()) };
+    unsafe { found.as_ref()?.value.ptr.cast::<zend_property_info>().as_ref() }
+}
+
+/// The slot of the declared property `name` in `object`'s property table.
+/// Writing it directly is how the engine's own classes initialise readonly
+/// properties: PHP code can never write them, the extension always can.
+pub fn property_slot<'a>(object: &'a mut ZendObject, name: &str) -> Option<&'a mut Zval> {
+    let info = property_info(object.ce, name)?;
+    let slot = unsafe { (object as *mut zend_object).byte_add(info.offset as usize).cast::<Zval>() };
+    Some(unsafe { &mut *slot })
+}
+
+/// Writes `value` into the property `name` of `object`, marking it initialized.
+/// Returns false when the class declares no such property.
+pub fn write_property(object: &mut ZendObject, name: &str, value: impl FnOnce(&mut Zval)) -> bool {
+    let Some(slot) = property_slot(object, name) else { return false };
+    value(slot);
+    unsafe { slot.u2.extra &= !IS_PROP_UNINIT };
+    true
+}
+
+/// Whether the property `name` of `object` holds a value (a readonly property
+/// that does may not be written again).
+pub fn is_initialized(object: &mut ZendObject, name: &str) -> bool {
+    property_slot(object, name).is_some_and(|z| unsafe { z.u1.type_info } != 0)
+}
+
+/// The object whose method is running, `$this` of the innermost PHP call, if
+/// it is an instance of `ce`. Inside an internal constructor it is the object
+/// being constructed, which ext-php-rs does not hand to the Rust constructor.
+pub fn this_object(ce: &ClassEntry) -> Option<&'static mut ZendObject> {
+    let ex = unsafe { (*ext_php_rs_executor_globals()).current_execute_data.as_mut()? };
+    ex.This.object_mut().filter(|this| this.instance_of(ce))
+}
+
+/// Gives parameter `index` of method `method` (lower case) of `ce` the type
+/// `mask` (MAY_BE_* bits, MAY_BE_NULL for nullable) and the default `default`
+/// (PHP code as in a stub, e.g. `c"0.0"`; `None` keeps the current one).
+/// `expect_name` guards against a parameter list that changed under it. Runs at MINIT,
+/// after the class is registered: `zend_register_functions` has copied the
+/// argument info into memory the engine owns, and reads it from there.
+pub fn set_parameter(ce: &ClassEntry, method: &str, index: usize, expect_name: &str, mask: u32, default: Option<&'static CStr>) -> Result<(), String> {
+    set_parameter_type(ce, method, index, expect_name, None, mask, default)
+}
+
+/// `set_parameter` with a class name in the union too (`Redis|array|...`): a
+/// `zend_type` holding one class name plus type bits, as PHP 8.2's own
+/// `ZEND_TYPE_INIT_CLASS_MASK` makes. The name is an interned, persistent
+/// string, which the engine's `zend_type_release` at shutdown leaves alone.
+pub fn set_parameter_type(
+    ce: &ClassEntry,
+    method: &str,
+    index: usize,
+    expect_name: &str,
+    class_name: Option<&str>,
+    mask: u32,
+    default: Option<&'static CStr>,
+) -> Result<(), String> {
+    let class = ce.name().unwrap_or("?");
+    let found = unsafe { zend_hash_str_find(&raw const ce.function_table, method.as_ptr().cast(), method.len()) };
+    let function = unsafe { found.as_ref().and_then(|z| z.value.ptr.cast::<zend_function>().as_mut()) }
+        .ok_or_else(|| format!("{class}::{method}() is not registered"))?;
+    let internal = unsafe { &mut function.internal_function };
+    if index >= internal.num_args as usize || internal.arg_info.is_null() {
+        return Err(format!("{class}::{method}() has no parameter #{}", index + 1));
+    }
+    let arg = unsafe { &mut *internal.arg_info.add(index) };
+    let name = unsafe { CStr::from_ptr(arg.name) }.to_string_lossy();
+    if name != expect_name {
+        return Err(format!("{class}::{method}() parameter #{} is ${name}, not ${expect_name}", index + 1));
+    }
+    if arg.type_.type_mask & TYPE_NAME_BIT != 0 || !arg.type_.ptr.is_null() {
+        return Err(format!("{class}::{method}() parameter ${name} already names a class"));
+    }
+    arg.type_.type_mask = (arg.type_.type_mask & !TYPE_MASK) | (mask & TYPE_MASK);
+    if let Some(class_name) = class_name {
+        arg.type_.ptr = ZendStr::new_interned(class_name, true).into_raw().cast();
+        arg.type_.type_mask |= TYPE_NAME_BIT;
+    }
+    if let Some(default) = default {
+        arg.default_value = default.as_ptr();
+    }
+    Ok(())
+}
