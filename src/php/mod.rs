@@ -3,6 +3,8 @@
 pub mod classes;
 pub mod connection;
 pub mod exceptions;
+pub mod header_style_arg;
+pub mod headers;
 pub mod forms;
 pub mod info;
 pub mod interface;
