@@ -29,25 +29,41 @@ final class ExtensionLimiter implements LimiterInterface
         private string $key,
         private string $policy,
         private int $limit,
+        private string $headerStyle = 'x',
     ) {
+    }
+
+    /** The last decision of this object (consume, reserve), for headers(). */
+    private ?\RateLimitResult $last = null;
+
+    /**
+     * The rate-limit response headers of this object's last decision, in the
+     * factory's style ('x': X-RateLimit-*, 'ietf': RateLimit-Policy / RateLimit),
+     * plus Retry-After when it was denied; [] before any decision.
+     *
+     * @return array<string, string>
+     */
+    public function headers(): array
+    {
+        return $this->last === null ? [] : array_map('strval', $this->last->headers($this->headerStyle));
     }
 
     public function consume(int $tokens = 1): RateLimit
     {
         if ($tokens === 0) {
             // Symfony's consume(0) takes nothing and is always accepted: it reports the state.
-            $r = $this->limiter->peek($this->key);
+            $r = $this->last = $this->limiter->peek($this->key);
             return new RateLimit($r->remaining, self::at($r->retryAfter), true, $r->limit);
         }
         if ($tokens > $this->limit) {
             if ($this->policy === 'sliding_window') {
                 // Symfony's sliding window answers "not accepted"; the others throw (below).
-                $r = $this->limiter->peek($this->key);
+                $r = $this->last = $this->limiter->peek($this->key);
                 return new RateLimit($r->remaining, self::at($r->resetAfter), false, $r->limit);
             }
             $this->tooMany($tokens);
         }
-        return self::rateLimit($this->limiter->consume($this->key, $tokens));
+        return self::rateLimit($this->last = $this->limiter->consume($this->key, $tokens));
     }
 
     public function reserve(int $tokens = 1, ?float $maxTime = null): Reservation
@@ -60,7 +76,7 @@ final class ExtensionLimiter implements LimiterInterface
         }
         $deadline = $maxTime === null ? INF : microtime(true) + $maxTime;
         while (true) {
-            $r = $this->limiter->consume($this->key, $tokens);
+            $r = $this->last = $this->limiter->consume($this->key, $tokens);
             $now = microtime(true);
             if ($r->allowed) {
                 return new Reservation($now, self::rateLimit($r));

@@ -24,9 +24,13 @@ final class ExtensionRateLimiterFactory
     /**
      * @param array $config the array RateLimiterFactory takes
      * @param \Redis|array|string|null $connection any connection the extension accepts; null: ratelimit.redis_url
+     * @param string $headers the style of ExtensionLimiter::headers(): 'x' (X-RateLimit-*) or 'ietf' (RateLimit-Policy / RateLimit)
      */
-    public function __construct(array $config, private mixed $connection = null)
+    public function __construct(array $config, private mixed $connection = null, private string $headers = 'x')
     {
+        if ($headers !== 'x' && $headers !== 'ietf') {
+            throw new \ValueError(sprintf('%s::__construct(): Argument #3 ($headers) must be "x" or "ietf"', self::class));
+        }
         $options = new OptionsResolver();
         self::configureOptions($options);
         $this->config = $options->resolve($config);
@@ -40,15 +44,15 @@ final class ExtensionRateLimiterFactory
         $limit = $c['policy'] === 'no_limit' ? 0 : self::limit($c);
         switch ($c['policy']) {
             case 'fixed_window':
-                return new ExtensionLimiter(new \FixedWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'fixed_window', $limit);
+                return new ExtensionLimiter(new \FixedWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'fixed_window', $limit, $this->headers);
             case 'sliding_window':
-                return new ExtensionLimiter(new \SlidingWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'sliding_window', $limit);
+                return new ExtensionLimiter(new \SlidingWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'sliding_window', $limit, $this->headers);
             case 'token_bucket':
                 if ($c['rate'] === null) {
                     throw new \LogicException('The token_bucket policy needs "rate": {interval, amount}.');
                 }
                 [$interval, $amount] = $c['rate'];
-                return new ExtensionLimiter(new \TokenBucketRateLimiter($this->connection, $prefix, $limit, $amount / $interval), $key, 'token_bucket', $limit);
+                return new ExtensionLimiter(new \TokenBucketRateLimiter($this->connection, $prefix, $limit, $amount / $interval), $key, 'token_bucket', $limit, $this->headers);
             default: // no_limit: allowedValues() let nothing else through
                 return new NoLimiter();
         }
