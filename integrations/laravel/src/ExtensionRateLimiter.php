@@ -50,6 +50,12 @@ class ExtensionRateLimiter extends RateLimiter
         return $limiter;
     }
 
+    /** Whether stock Laravel's `{key}:timer` keys are written too (rollout next to stock nodes). */
+    public function writesTimerKeys(): bool
+    {
+        return $this->timerKeys;
+    }
+
     public function headerStyle(): string
     {
         return $this->headerStyle;
@@ -64,7 +70,7 @@ class ExtensionRateLimiter extends RateLimiter
         return $this->consumeWith($this->window($key, $decaySeconds, $maxAttempts), $key, $maxAttempts);
     }
 
-    /** The extension limiter for one Laravel limit: exposed for the several-limits seam (LimitSet). */
+    /** The extension limiter for one Laravel limit (exposed for LimitSet, the several-limits seam). */
     public function window(string $key, int $decaySeconds, int $maxAttempts): \FixedWindowRateLimiter
     {
         // A window of 0 s cannot exist in Redis (stock Laravel would fail on it too): one second.

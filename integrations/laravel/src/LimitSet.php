@@ -8,10 +8,10 @@ namespace RateLimit\Laravel;
  *
  * - With `CompoundRateLimiter` in the extension: one atomic round trip,
  *   all-or-nothing (a request denied by any limit counts in none).
- * - Without it (today): each limit in turn, one round trip each, stopping at
- *   the first that denies; limits before it have counted the request. That is
- *   what stock Laravel does too, and each limit on its own stays exact under
- *   concurrency; it is not yet all-or-nothing.
+ * - Without it (today), or while `timer_keys` is on: each limit in turn, one
+ *   round trip each, stopping at the first that denies; limits before it have
+ *   counted the request. That is what stock Laravel does too, and each limit on
+ *   its own stays exact under concurrency; it is not yet all-or-nothing.
  */
 final class LimitSet
 {
@@ -33,7 +33,9 @@ final class LimitSet
      */
     public function consume(): array
     {
-        if (count($this->limits) > 1 && class_exists('CompoundRateLimiter')) {
+        // During a rollout (timer_keys) each limit must know whether it opened a window,
+        // which only the one-by-one path tells.
+        if (count($this->limits) > 1 && class_exists('CompoundRateLimiter') && !$this->limiter->writesTimerKeys()) {
             return $this->consumeAtomically();
         }
         $chosen = null;
@@ -65,11 +67,6 @@ final class LimitSet
             if ((int) $limit->maxAttempts === $result->limit) {
                 $chosen = $limit;
                 break;
-            }
-        }
-        if ($result->allowed) {
-            foreach ($this->limits as $limit) {
-                $this->limiter->afterConsume($result, $limit->key, (int) $limit->maxAttempts);
             }
         }
         return [$chosen, $result];

@@ -26,7 +26,8 @@ class ThrottleRequests extends StockThrottleRequests
 
     protected function handleRequest($request, Closure $next, array $limits)
     {
-        if (!$this->limiter instanceof ExtensionRateLimiter) {
+        if (!$this->limiter instanceof ExtensionRateLimiter || $limits === []) {
+            // Stock Laravel's path; with no limits (a named limiter returning []) it only passes the request on.
             return parent::handleRequest($request, $next, $limits);
         }
         [$limit, $this->decision] = (new LimitSet($this->limiter, $limits))->consume();
