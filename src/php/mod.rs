@@ -3,9 +3,9 @@
 pub mod classes;
 pub mod connection;
 pub mod exceptions;
+pub mod forms;
 pub mod header_style_arg;
 pub mod headers;
-pub mod forms;
 pub mod info;
 pub mod interface;
 pub mod result;
