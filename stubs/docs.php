@@ -39,7 +39,7 @@ return [
             ],
             'methods' => [
                 '__construct' => ['doc' => "A decision built by PHP code, e.g. for a test double of a limiter.\n@throws ValueError when \$limit < 1, \$remaining is not within 0..\$limit, or a time is negative or not finite"],
-                'headers' => ['doc' => "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up)\nand, when denied, Retry-After (whole seconds, at least 1).\n@return array<string, int>"],
+                'headers' => ['doc' => "The rate-limit header fields of this decision, by \$style:\n'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);\n'ietf': RateLimit-Policy (\"default\";q=<limit>) and RateLimit (\"default\";r=<remaining>;t=<seconds to reset>)\nof draft-ietf-httpapi-ratelimit-headers-09.\nBoth add Retry-After (whole seconds, at least 1) when denied.\n@param 'x'|'ietf' \$style\n@return array<string, int|string>\n@throws ValueError for any other \$style"],
             ],
         ],
         'RateLimiterException' => ['doc' => 'Redis unreachable, timed out, refused or answered with an error.'],

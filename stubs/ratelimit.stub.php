@@ -91,11 +91,16 @@ final class RateLimitResult
     public function __construct(bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, float $resetAfter = 0.0, float $delay = 0.0) {}
 
     /**
-     * X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up)
-     * and, when denied, Retry-After (whole seconds, at least 1).
-     * @return array<string, int>
+     * The rate-limit header fields of this decision, by $style:
+     * 'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);
+     * 'ietf': RateLimit-Policy ("default";q=<limit>) and RateLimit ("default";r=<remaining>;t=<seconds to reset>)
+     * of draft-ietf-httpapi-ratelimit-headers-09.
+     * Both add Retry-After (whole seconds, at least 1) when denied.
+     * @param 'x'|'ietf' $style
+     * @return array<string, int|string>
+     * @throws ValueError for any other $style
      */
-    public function headers(): array {}
+    public function headers(string $style = 'x'): array {}
 
 }
 

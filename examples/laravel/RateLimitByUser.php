@@ -3,6 +3,8 @@
 // usual headers, on the extension's GCRA limiter. Register it in
 // app/Http/Kernel.php ('ratelimit.user' => \App\Http\Middleware\RateLimitByUser::class)
 // and set ratelimit.redis_url in php.ini / the FPM pool to Laravel's Redis.
+// To make Laravel's own `throttle` middleware and RateLimiter facade exact instead,
+// with no change to routes, register integrations/laravel's RateLimitServiceProvider.
 
 namespace App\Http\Middleware;
 

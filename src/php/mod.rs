@@ -4,6 +4,8 @@ pub mod classes;
 pub mod connection;
 pub mod exceptions;
 pub mod forms;
+pub mod header_style_arg;
+pub mod headers;
 pub mod info;
 pub mod interface;
 pub mod limiter_class;

@@ -31,6 +31,8 @@ use super::values;
 use super::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_LONG};
 use crate::error::{Error, Result};
 use crate::limiter::Outcome;
+use crate::php::header_style_arg::StyleArg;
+use crate::php::headers::{header_fields, HeaderValue};
 
 pub const CLASS: &str = "RateLimitResult";
 
@@ -147,11 +149,6 @@ fn outcome_of(allowed: &Zval, limit: &Zval, remaining: &Zval, retry: Option<&Zva
     })
 }
 
-/// Whole seconds for HTTP headers, rounded up.
-fn ceil_seconds(s: f64) -> i64 {
-    s.ceil().max(0.0) as i64
-}
-
 #[php_impl]
 impl RateLimitResultObject {
     /// A decision built by PHP code, for instance a test double of a limiter.
@@ -175,16 +172,20 @@ impl RateLimitResultObject {
         Ok(RateLimitResultObject { outcome })
     }
 
-    /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (seconds
-    /// from now, rounded up) and, when denied, `Retry-After` (whole seconds, at least 1).
-    pub fn headers(&self) -> PhpResult<ZBox<ZendHashTable>> {
-        let o = &self.outcome;
+    /// The rate-limit header fields of this decision, in `$style`:
+    /// `"x"`: `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`
+    /// (seconds from now, rounded up); `"ietf"`: `RateLimit-Policy` and `RateLimit`
+    /// of draft-ietf-httpapi-ratelimit-headers-09. Both add `Retry-After` (whole
+    /// seconds, at least 1) when denied. See `headers.rs`.
+    #[php(defaults(style = "\"x\""))]
+    pub fn headers(&self, style: StyleArg) -> PhpResult<ZBox<ZendHashTable>> {
+        let style = style.style()?;
         let mut h = ZendHashTable::new();
-        h.insert("X-RateLimit-Limit", o.limit)?;
-        h.insert("X-RateLimit-Remaining", o.remaining)?;
-        h.insert("X-RateLimit-Reset", ceil_seconds(o.reset_after()))?;
-        if !o.allowed {
-            h.insert("Retry-After", ceil_seconds(o.retry_after()).max(1))?;
+        for (name, value) in header_fields(&self.outcome, style) {
+            match value {
+                HeaderValue::Int(i) => h.insert(name, i)?,
+                HeaderValue::Text(t) => h.insert(name, t)?,
+            }
         }
         Ok(h)
     }

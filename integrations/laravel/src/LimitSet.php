@@ -1,0 +1,79 @@
+<?php
+
+namespace RateLimit\Laravel;
+
+/**
+ * The one place that decides a request against several Laravel limits (a named
+ * limiter returning an array of `Limit`s). Every other class sees one decision.
+ *
+ * - With `CompoundRateLimiter` in the extension: one atomic round trip,
+ *   all-or-nothing (a request denied by any limit counts in none).
+ * - Without it (today), or while `timer_keys` is on: each limit in turn, one
+ *   round trip each, stopping at the first that denies; limits before it have
+ *   counted the request. That is what stock Laravel does too, and each limit on
+ *   its own stays exact under concurrency; it is not yet all-or-nothing.
+ */
+final class LimitSet
+{
+    /**
+     * @param ExtensionRateLimiter $limiter
+     * @param list<object{key: string, maxAttempts: int, decayMinutes: int|float, responseCallback: ?callable}> $limits
+     *        as Laravel's ThrottleRequests builds them
+     */
+    public function __construct(private ExtensionRateLimiter $limiter, private array $limits)
+    {
+    }
+
+    /**
+     * The decision and the limit it speaks for: when denied, the limit that
+     * denied; when accepted, the limit with the fewest requests left (the
+     * first of equals), whose numbers stock Laravel shows in its headers.
+     *
+     * @return array{0: object, 1: \RateLimitResult}
+     */
+    public function consume(): array
+    {
+        // During a rollout (timer_keys) each limit must know whether it opened a window,
+        // which only the one-by-one path tells.
+        if (count($this->limits) > 1 && class_exists('CompoundRateLimiter') && !$this->limiter->writesTimerKeys()) {
+            return $this->consumeAtomically();
+        }
+        $chosen = null;
+        foreach ($this->limits as $limit) {
+            $result = $this->limiter->consume($limit->key, (int) $limit->maxAttempts, self::seconds($limit));
+            if (!$result->allowed) {
+                return [$limit, $result];
+            }
+            if ($chosen === null || $result->remaining < $chosen[1]->remaining) {
+                $chosen = [$limit, $result];
+            }
+        }
+        return $chosen;
+    }
+
+    /** All limits in one script: accepted only if every limit accepts. */
+    private function consumeAtomically(): array
+    {
+        $windows = [];
+        foreach ($this->limits as $limit) {
+            $windows[] = $this->limiter->window($limit->key, self::seconds($limit), (int) $limit->maxAttempts);
+        }
+        $compound = new \CompoundRateLimiter($windows);
+        $result = $compound->consume();
+        // The compound result carries the numbers of its most restrictive member;
+        // the Laravel limit it speaks for is the first with that limit.
+        $chosen = $this->limits[0];
+        foreach ($this->limits as $limit) {
+            if ((int) $limit->maxAttempts === $result->limit) {
+                $chosen = $limit;
+                break;
+            }
+        }
+        return [$chosen, $result];
+    }
+
+    private static function seconds(object $limit): int
+    {
+        return (int) round($limit->decayMinutes * 60);
+    }
+}

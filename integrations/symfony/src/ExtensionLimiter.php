@@ -1,0 +1,117 @@
+<?php
+
+namespace RateLimit\Symfony;
+
+use Symfony\Component\RateLimiter\Exception\MaxWaitDurationExceededException;
+use Symfony\Component\RateLimiter\Exception\ReserveNotSupportedException;
+use Symfony\Component\RateLimiter\LimiterInterface;
+use Symfony\Component\RateLimiter\RateLimit;
+use Symfony\Component\RateLimiter\Reservation;
+
+/**
+ * A Symfony limiter for one key, deciding with the extension: `consume()` is
+ * one atomic round trip, `consume(0)` peeks (writes nothing), `reset()`
+ * deletes the key. Made by ExtensionRateLimiterFactory.
+ *
+ * `reserve()`: Symfony books tokens in the future and returns at once; the
+ * extension never takes tokens it does not have (a denied call consumes
+ * nothing). So a reservation that must wait waits inside reserve() until its
+ * tokens are really taken (retrying at the moment the extension says they
+ * fit), and returns a reservation that is due now. The caller ends up waiting
+ * about as long, and never more than $maxTime: when the wait would be longer,
+ * MaxWaitDurationExceededException, as in Symfony. Sliding window: not
+ * supported, as in Symfony.
+ */
+final class ExtensionLimiter implements LimiterInterface
+{
+    public function __construct(
+        private \RateLimiterInterface $limiter,
+        private string $key,
+        private string $policy,
+        private int $limit,
+        private string $headerStyle = 'x',
+    ) {
+    }
+
+    /** The last decision of this object (consume, reserve), for headers(). */
+    private ?\RateLimitResult $last = null;
+
+    /**
+     * The rate-limit response headers of this object's last decision, in the
+     * factory's style ('x': X-RateLimit-*, 'ietf': RateLimit-Policy / RateLimit),
+     * plus Retry-After when it was denied; [] before any decision.
+     *
+     * @return array<string, string>
+     */
+    public function headers(): array
+    {
+        return $this->last === null ? [] : array_map('strval', $this->last->headers($this->headerStyle));
+    }
+
+    public function consume(int $tokens = 1): RateLimit
+    {
+        if ($tokens === 0) {
+            // Symfony's consume(0) takes nothing and is always accepted: it reports the state.
+            $r = $this->last = $this->limiter->peek($this->key);
+            return new RateLimit($r->remaining, self::at($r->retryAfter), true, $r->limit);
+        }
+        if ($tokens > $this->limit) {
+            if ($this->policy === 'sliding_window') {
+                // Symfony's sliding window answers "not accepted"; the others throw (below).
+                $r = $this->last = $this->limiter->peek($this->key);
+                return new RateLimit($r->remaining, self::at($r->resetAfter), false, $r->limit);
+            }
+            $this->tooMany($tokens);
+        }
+        return self::rateLimit($this->last = $this->limiter->consume($this->key, $tokens));
+    }
+
+    public function reserve(int $tokens = 1, ?float $maxTime = null): Reservation
+    {
+        if ($this->policy === 'sliding_window') {
+            throw new ReserveNotSupportedException(\Symfony\Component\RateLimiter\Policy\SlidingWindowLimiter::class);
+        }
+        if ($tokens > $this->limit) {
+            $this->tooMany($tokens);
+        }
+        $deadline = $maxTime === null ? INF : microtime(true) + $maxTime;
+        while (true) {
+            $r = $this->last = $this->limiter->consume($this->key, $tokens);
+            $now = microtime(true);
+            if ($r->allowed) {
+                return new Reservation($now, self::rateLimit($r));
+            }
+            if ($now + $r->retryAfter > $deadline) {
+                throw new MaxWaitDurationExceededException(
+                    sprintf('The rate limiter wait time ("%d" seconds) is longer than the provided maximum time ("%d" seconds).', $r->retryAfter, $maxTime ?? 0),
+                    self::rateLimit($r),
+                );
+            }
+            // Other processes may take the tokens first: then the next answer says how much longer.
+            usleep((int) ceil($r->retryAfter * 1e6));
+        }
+    }
+
+    public function reset(): void
+    {
+        $this->limiter->reset($this->key);
+    }
+
+    /** Symfony's words for a request larger than the limiter. */
+    private function tooMany(int $tokens): never
+    {
+        $what = $this->policy === 'token_bucket' ? 'burst size' : 'size';
+        throw new \InvalidArgumentException(sprintf('Cannot reserve more tokens (%d) than the %s of the rate limiter (%d).', $tokens, $what, $this->limit));
+    }
+
+    private static function rateLimit(\RateLimitResult $r): RateLimit
+    {
+        return new RateLimit($r->remaining, self::at($r->retryAfter), $r->allowed, $r->limit);
+    }
+
+    /** A moment $seconds from now, to the microsecond (Symfony rounds down to the second). */
+    private static function at(float $seconds): \DateTimeImmutable
+    {
+        return \DateTimeImmutable::createFromFormat('U.u', sprintf('%.6F', microtime(true) + $seconds));
+    }
+}

@@ -1,0 +1,93 @@
+<?php
+
+namespace RateLimit\Symfony;
+
+use Symfony\Component\OptionsResolver\Options;
+use Symfony\Component\OptionsResolver\OptionsResolver;
+use Symfony\Component\RateLimiter\LimiterInterface;
+use Symfony\Component\RateLimiter\Policy\NoLimiter;
+
+/**
+ * Symfony's RateLimiterFactory, on the extension: the same config array
+ * (`id`, `policy`: fixed_window | sliding_window | token_bucket | no_limit,
+ * `limit`, `interval`, `rate`: {interval, amount}), the same `create($key)`,
+ * returning a Symfony `LimiterInterface`. No storage and no Lock: every
+ * decision is one atomic script in Redis, so concurrent processes never
+ * overshoot.
+ *
+ * The Redis key of a limiter is `ratelimit.key_prefix . "symfony:" . id . ":" . key`.
+ */
+final class ExtensionRateLimiterFactory
+{
+    private array $config;
+
+    /**
+     * @param array $config the array RateLimiterFactory takes
+     * @param \Redis|array|string|null $connection any connection the extension accepts; null: ratelimit.redis_url
+     * @param string $headers the style of ExtensionLimiter::headers(): 'x' (X-RateLimit-*) or 'ietf' (RateLimit-Policy / RateLimit)
+     */
+    public function __construct(array $config, private mixed $connection = null, private string $headers = 'x')
+    {
+        if ($headers !== 'x' && $headers !== 'ietf') {
+            throw new \ValueError(sprintf('%s::__construct(): Argument #3 ($headers) must be "x" or "ietf"', self::class));
+        }
+        $options = new OptionsResolver();
+        self::configureOptions($options);
+        $this->config = $options->resolve($config);
+    }
+
+    public function create(?string $key = null): LimiterInterface
+    {
+        $c = $this->config;
+        $prefix = 'symfony:' . $c['id'];
+        $key = (string) $key;
+        $limit = $c['policy'] === 'no_limit' ? 0 : self::limit($c);
+        switch ($c['policy']) {
+            case 'fixed_window':
+                return new ExtensionLimiter(new \FixedWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'fixed_window', $limit, $this->headers);
+            case 'sliding_window':
+                return new ExtensionLimiter(new \SlidingWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'sliding_window', $limit, $this->headers);
+            case 'token_bucket':
+                if ($c['rate'] === null) {
+                    throw new \LogicException('The token_bucket policy needs "rate": {interval, amount}.');
+                }
+                [$interval, $amount] = $c['rate'];
+                return new ExtensionLimiter(new \TokenBucketRateLimiter($this->connection, $prefix, $limit, $amount / $interval), $key, 'token_bucket', $limit, $this->headers);
+            default: // no_limit: allowedValues() let nothing else through
+                return new NoLimiter();
+        }
+    }
+
+    private static function limit(array $c): int
+    {
+        if (!isset($c['limit'])) {
+            throw new \LogicException(sprintf('The %s policy needs "limit".', $c['policy']));
+        }
+        return $c['limit'];
+    }
+
+    /** Symfony's options, with intervals as seconds (Symfony keeps DateIntervals, then counts their seconds). */
+    private static function configureOptions(OptionsResolver $options): void
+    {
+        $seconds = static function (Options $options, string $interval): int {
+            $now = \DateTimeImmutable::createFromFormat('U', (string) time());
+            $later = @$now->modify('+' . $interval);
+            if (!$later) {
+                throw new \LogicException(sprintf('Cannot parse interval "%s", please use a valid unit as described on https://www.php.net/datetime.formats.relative.', $interval));
+            }
+            return $later->getTimestamp() - $now->getTimestamp();
+        };
+        $options
+            ->define('id')->required()->allowedTypes('string')
+            ->define('policy')->required()->allowedValues('token_bucket', 'fixed_window', 'sliding_window', 'no_limit')
+            ->define('limit')->allowedTypes('int')
+            ->define('interval')->allowedTypes('string')->normalize($seconds)
+            ->define('rate')
+                ->default(function (OptionsResolver $rate) use ($seconds) {
+                    $rate
+                        ->define('amount')->allowedTypes('int')->default(1)
+                        ->define('interval')->allowedTypes('string')->normalize($seconds);
+                })
+                ->normalize(fn (Options $options, $value) => isset($value['interval']) ? [$value['interval'], $value['amount']] : null);
+    }
+}

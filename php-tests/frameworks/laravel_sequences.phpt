@@ -1,0 +1,95 @@
+--TEST--
+Laravel drop-in: the same request sequences through stock Laravel and the drop-in give the same statuses, headers and bodies
+--EXTENSIONS--
+redis
+--SKIPIF--
+<?php require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/laravel_app.inc';
+
+// Whole-second times may differ by one between the two (stock rounds its
+// timer's timestamp down, the extension rounds the TTL up): shown as "~N"
+// when within one second of N, which the expected output names.
+function norm(string $line, array $want): string
+{
+    return preg_replace_callback('/(Retry-After|X-RateLimit-Reset)=(now\+)?(-?\d+)/', function ($m) use ($want) {
+        $w = $want[$m[1]];
+        return abs((int) $m[3] - $w) <= 1 ? "$m[1]=$m[2]~$w" : $m[0];
+    }, $line);
+}
+
+$sequences = [
+    'throttle:5,1' => array_merge(array_fill(0, 7, ['/fixed', '10.0.0.1', true, []]), [['/fixed', '10.0.0.1', false, []], ['/fixed', '10.0.0.2', true, []]]),
+    'named, two limits' => [
+        ['/two', '10.0.0.1', true, ['X-User' => 'u1']],
+        ['/two', '10.0.0.1', true, ['X-User' => 'u1']],
+        ['/two', '10.0.0.1', true, ['X-User' => 'u1']],   // the per-user limit (2) denies
+        ['/two', '10.0.0.1', true, ['X-User' => 'u2']],   // per-IP: 4th of 4
+        ['/two', '10.0.0.1', true, ['X-User' => 'u2']],   // the per-IP limit (4) denies
+    ],
+    'named, response()' => array_fill(0, 3, ['/custom', '10.0.0.1', true, []]),
+    'Limit::none()' => array_fill(0, 3, ['/none', '10.0.0.1', true, []]),
+    'ThrottleRequestsWithRedis' => array_fill(0, 4, ['/withredis', '10.0.0.3', true, []]),
+];
+
+$lines = [];
+foreach (['stock' => false, 'drop-in' => true] as $name => $dropIn) {
+    $kernel = rl_laravel_app($dropIn, rl_prefix($name));
+    $limiter = get_class($kernel->getApplication()->make(Illuminate\Cache\RateLimiter::class));
+    $middleware = get_class($kernel->getApplication()->make(Illuminate\Routing\Middleware\ThrottleRequests::class));
+    echo "$name: $limiter, $middleware\n";
+    foreach ($sequences as $title => $requests) {
+        foreach ($requests as $i => [$uri, $ip, $json, $headers]) {
+            $lines[$title][$i][$name] = norm(rl_laravel_line(rl_laravel_get($kernel, $uri, $ip, $json, $headers)),
+                ['Retry-After' => 60, 'X-RateLimit-Reset' => 60]);
+        }
+    }
+}
+foreach ($lines as $title => $requests) {
+    echo "== $title\n";
+    foreach ($requests as $pair) {
+        echo $pair['drop-in'], $pair['drop-in'] === $pair['stock'] ? '' : "   <- stock: {$pair['stock']}", "\n";
+    }
+}
+
+// Keys: the drop-in counts on stock Laravel's own key ({client prefix}{cache prefix}:{key}).
+$r = rl_redis();
+$key = 'lrv_' . rl_prefix('drop-in') . ':' . sha1('|10.0.0.1');
+echo "drop-in counter for /fixed: ", $r->get($key), ", ttl ", ($r->ttl($key) > 50 ? 'about 60' : $r->ttl($key)), "\n";
+echo "no timer key: ", var_export($r->exists("$key:timer") === 0, true), "\n";
+?>
+--EXPECT--
+stock: Illuminate\Cache\RateLimiter, Illuminate\Routing\Middleware\ThrottleRequests
+drop-in: RateLimit\Laravel\ExtensionRateLimiter, RateLimit\Laravel\ThrottleRequests
+== throttle:5,1
+200 X-RateLimit-Limit=5 X-RateLimit-Remaining=4 ok
+200 X-RateLimit-Limit=5 X-RateLimit-Remaining=3 ok
+200 X-RateLimit-Limit=5 X-RateLimit-Remaining=2 ok
+200 X-RateLimit-Limit=5 X-RateLimit-Remaining=1 ok
+200 X-RateLimit-Limit=5 X-RateLimit-Remaining=0 ok
+429 X-RateLimit-Limit=5 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 { "message": "Too Many Attempts." }
+429 X-RateLimit-Limit=5 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 { "message": "Too Many Attempts." }
+429 X-RateLimit-Limit=5 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 Too Many Requests
+200 X-RateLimit-Limit=5 X-RateLimit-Remaining=4 ok
+== named, two limits
+200 X-RateLimit-Limit=2 X-RateLimit-Remaining=1 ok
+200 X-RateLimit-Limit=2 X-RateLimit-Remaining=0 ok
+429 X-RateLimit-Limit=2 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 { "message": "Too Many Attempts." }
+200 X-RateLimit-Limit=4 X-RateLimit-Remaining=0 ok
+429 X-RateLimit-Limit=4 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 { "message": "Too Many Attempts." }
+== named, response()
+200 X-RateLimit-Limit=2 X-RateLimit-Remaining=1 ok
+200 X-RateLimit-Limit=2 X-RateLimit-Remaining=0 ok
+429 X-RateLimit-Limit=2 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 slow down
+== Limit::none()
+200 ok
+200 ok
+200 ok
+== ThrottleRequestsWithRedis
+200 X-RateLimit-Limit=3 X-RateLimit-Remaining=2 ok
+200 X-RateLimit-Limit=3 X-RateLimit-Remaining=1 ok
+200 X-RateLimit-Limit=3 X-RateLimit-Remaining=0 ok
+429 X-RateLimit-Limit=3 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 { "message": "Too Many Attempts." }
+drop-in counter for /fixed: 5, ttl about 60
+no timer key: true
