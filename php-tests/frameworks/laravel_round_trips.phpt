@@ -50,7 +50,7 @@ rl_stop_redis($server);
 /two: %f commands, %f reads per request (1x200)
 /withredis: %f commands, %f reads per request (2x200,3x429)
 == drop-in
-/race: 4.00 commands, 1.00 reads per request (20x200)
-/fixed: 3.40 commands, 1.00 reads per request (4x200,6x429)
-/two: 8.00 commands, 2.00 reads per request (1x200)
-/withredis: 3.40 commands, 1.00 reads per request (2x200,3x429)
+/race: 3.00 commands, 1.00 reads per request (20x200)
+/fixed: 3.00 commands, 1.00 reads per request (4x200,6x429)
+/two: 6.00 commands, 2.00 reads per request (1x200)
+/withredis: 3.00 commands, 1.00 reads per request (2x200,3x429)
