@@ -22,6 +22,7 @@ return [
             'consume' => ['doc' => "Like isAllowed(), with the whole decision.\n@throws RateLimiterException"],
             'peek' => ['doc' => "Would a request of cost 1 be accepted now? Nothing is consumed.\n@throws RateLimiterException"],
             'reset' => ['doc' => "Deletes the key of \$id. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
+            'consumeMany' => ['doc' => "consume(\$id, \$cost) for every id of \$ids, in order, in ONE round trip: exactly the answers\nof single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.\nAt most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is\nunreachable); with throw, the first failure throws after the whole batch ran.\n@param array<array-key, string> \$ids\n@return array<array-key, RateLimitResult>\n@throws RateLimiterException"],
             '__clone' => ['doc' => 'Limiters cannot be cloned (protected and final: `clone` throws an Error).'],
         ],
     ],

@@ -47,6 +47,17 @@ interface RateLimiterInterface
      */
     public function reset(string $id = ''): void;
 
+    /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array;
+
 }
 
 /**
@@ -155,6 +166,17 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     public function peek(string $id = ''): RateLimitResult {}
 
     /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array {}
+
+    /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
      * @throws RateLimiterException
      */
@@ -210,6 +232,17 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array {}
 
     /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
@@ -268,6 +301,17 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     public function peek(string $id = ''): RateLimitResult {}
 
     /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array {}
+
+    /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
      * @throws RateLimiterException
      */
@@ -322,6 +366,17 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array {}
 
     /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
@@ -387,6 +442,17 @@ class GcraRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array {}
 
     /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.

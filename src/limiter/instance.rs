@@ -95,6 +95,50 @@ impl Limiter {
         }
     }
 
+    /// `decide(id, Op::Consume(cost))` for every id, in order, in one round
+    /// trip. Arguments are checked first (an id that makes a bad key is a
+    /// `ValueError` naming its position); the answers are exactly those of
+    /// single calls made in this order. `opts.on_error` answers for an id whose
+    /// call failed, or for all when the round trip failed; when it says throw,
+    /// the first failure is the batch's error (the calls after it ran too).
+    pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
+        self.policy.check_cost(cost)?;
+        let keys = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:"))))
+            .collect::<Result<Vec<_>>>()?;
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let limit = self.limit();
+        let decided: Result<Vec<Result<Outcome>>> = match self.policy.counter_window_ms {
+            Some(window_ms) if cost == 1 => self.slot.run_many(opts.timeouts, |conn| counter::hit_many(conn, &keys, window_ms)).map(|all| {
+                all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()
+            }),
+            _ => {
+                let (extra, n) = Policy::call_args(Op::Consume(cost), None);
+                let script = scripts::lua(self.policy.script);
+                let fixed_count = self.policy.args.len();
+                self.slot
+                    .run_many(opts.timeouts, |conn| script.run_many(conn, &keys, &self.encoded_args, fixed_count, &extra[..n]))
+                    .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.policy.outcome(ints.as_slice()))).collect())
+            }
+        };
+        let on_error = |cause: String| Outcome::on_error(opts.on_error, limit).ok_or(Error::Redis(cause));
+        match decided {
+            Ok(each) => each
+                .into_iter()
+                .map(|r| match r {
+                    Err(Error::Redis(cause)) => on_error(cause),
+                    other => other,
+                })
+                .collect(),
+            Err(Error::Redis(cause)) => (0..keys.len()).map(|_| on_error(cause.clone())).collect(),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;

@@ -11,6 +11,10 @@ use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::prelude::*;
 use ext_php_rs::zend::ClassEntry;
 
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::types::ZendHashTable;
+
+use super::id_list::IdList;
 use super::result::RateLimitResult;
 use super::values::{Id, Int};
 
@@ -36,6 +40,10 @@ pub trait RateLimiterInterface {
     /// Deletes the key of `id`.
     #[php(defaults(id = "\"\""))]
     fn reset(&mut self, id: Id) -> PhpResult<()>;
+
+    /// `consume()` for every id, in order, in one round trip: the results under the same keys.
+    #[php(defaults(cost = 1))]
+    fn consume_many(&mut self, ids: IdList, cost: Int) -> PhpResult<ZBox<ZendHashTable>>;
 }
 
 /// The interface's class entry, for `#[php(implements(ce = …))]` on the classes.
@@ -75,6 +83,12 @@ macro_rules! rate_limiter_impl {
             #[php(defaults(id = "\"\""))]
             pub fn peek(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
                 $crate::php::remaining::after_call(self_, |c| c.state.peek(id))
+            }
+
+            /// `consume()` for every id, in order, in one round trip: the results under the same keys.
+            #[php(defaults(cost = 1))]
+            pub fn consume_many(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, ids: $crate::php::id_list::IdList, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendHashTable>> {
+                $crate::php::remaining::after_call(self_, |c| c.state.consume_many(ids, cost))
             }
 
             /// Deletes the key of `id`.

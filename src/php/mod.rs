@@ -6,6 +6,7 @@ pub mod exceptions;
 pub mod forms;
 pub mod header_style_arg;
 pub mod headers;
+pub mod id_list;
 pub mod info;
 pub mod interface;
 pub mod limiter_class;

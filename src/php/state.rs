@@ -7,7 +7,11 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
+
 use super::connection::{self, TimeoutOverrides};
+use super::id_list::{IdList, Key};
 use super::exceptions::in_call;
 use super::forms::{Args, Signature};
 use super::result::RateLimitResult;
@@ -83,6 +87,32 @@ impl LimiterState {
 
     pub fn peek(&mut self, id: Id) -> PhpResult<RateLimitResult> {
         Ok(RateLimitResult::new(self.decide("peek", id, None)?))
+    }
+
+    /// `consume()` for every id of `$ids` in order, in one round trip; the
+    /// answers under the same keys. `[]` answers `[]` without Redis.
+    pub fn consume_many(&mut self, ids: IdList, cost: Int) -> PhpResult<ZBox<ZendHashTable>> {
+        let run = || -> Result<(Vec<Key>, Vec<Outcome>)> {
+            let entries = ids.entries()?;
+            let cost = cost.value("cost")?;
+            let (keys, ids): (Vec<Key>, Vec<Vec<u8>>) = entries.into_iter().unzip();
+            let slices: Vec<&[u8]> = ids.iter().map(Vec::as_slice).collect();
+            let outcomes = self.limiter.decide_many(&slices, cost, self.options()).map_err(|e| e.renamed("id", "ids"))?;
+            Ok((keys, outcomes))
+        };
+        let (keys, outcomes) = run().map_err(|e| self.explain("consumeMany", &["ids", "cost"], e))?;
+        if let Some(last) = outcomes.last() {
+            self.remaining = Some(last.remaining);
+        }
+        let mut answer = ZendHashTable::new();
+        for (key, outcome) in keys.into_iter().zip(outcomes) {
+            let result = RateLimitResult::new(outcome);
+            match key {
+                Key::Index(i) => answer.insert_at_index(i, result)?,
+                Key::Name(name) => answer.insert(ArrayKey::ZendString(&ZendStr::new(&name, false)), result)?,
+            }
+        }
+        Ok(answer)
     }
 
     pub fn reset(&mut self, id: Id) -> PhpResult<()> {

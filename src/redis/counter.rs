@@ -25,36 +25,53 @@ thread_local! {
 
 /// Counts one request; returns (the window's count including it, ms left in the window).
 pub fn hit(conn: &mut Connection, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64)> {
+    hit_many(conn, &[key], window_ms)?.pop().expect("one key, one reply")
+}
+
+/// Counts one request per key, in order, in one round trip; each key's
+/// answer (or error: a foreign key fails alone) as `hit` gives it.
+pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Connection, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
     let replies = COMMANDS.with_borrow_mut(|buf| {
         buf.clear();
-        resp::array(buf, 6);
-        resp::bulk(buf, b"SET");
-        resp::bulk(buf, key);
-        resp::bulk(buf, b"0");
-        resp::bulk(buf, b"NX");
-        resp::bulk(buf, b"PX");
-        resp::bulk_int(buf, window_ms);
-        resp::array(buf, 3);
-        resp::bulk(buf, b"INCRBY");
-        resp::bulk(buf, key);
-        resp::bulk(buf, b"1");
-        resp::array(buf, 2);
-        resp::bulk(buf, b"PTTL");
-        resp::bulk(buf, key);
-        conn.req_packed_commands(buf, 0, 3)
+        for key in keys {
+            let key = key.as_ref();
+            resp::array(buf, 6);
+            resp::bulk(buf, b"SET");
+            resp::bulk(buf, key);
+            resp::bulk(buf, b"0");
+            resp::bulk(buf, b"NX");
+            resp::bulk(buf, b"PX");
+            resp::bulk_int(buf, window_ms);
+            resp::array(buf, 3);
+            resp::bulk(buf, b"INCRBY");
+            resp::bulk(buf, key);
+            resp::bulk(buf, b"1");
+            resp::array(buf, 2);
+            resp::bulk(buf, b"PTTL");
+            resp::bulk(buf, key);
+        }
+        conn.req_packed_commands(buf, 0, 3 * keys.len())
     })?;
-    let [_, count, ttl] = replies.as_slice() else {
+    if replies.len() != 3 * keys.len() {
         return Err(RedisError::from((ErrorKind::Parse, "unexpected pipeline reply")));
-    };
+    }
+    let mut out = Vec::with_capacity(keys.len());
+    for (key, three) in keys.iter().zip(replies.chunks(3)) {
+        out.push(answer(conn, key.as_ref(), three, window_ms));
+    }
+    Ok(out)
+}
+
+fn answer(conn: &mut Connection, key: &[u8], three: &[Value], window_ms: i64) -> RedisResult<(i64, i64)> {
     let int = |v: &Value| match v {
         Value::Int(n) => Ok(*n),
         Value::ServerError(e) => Err(RedisError::from(e.clone())),
         other => Err(RedisError::from((ErrorKind::Parse, "unexpected reply", format!("{other:?}")))),
     };
-    if let Value::ServerError(e) = &replies[0] {
+    if let Value::ServerError(e) = &three[0] {
         return Err(e.clone().into());
     }
-    let (count, mut ttl) = (int(count)?, int(ttl)?);
+    let (count, mut ttl) = (int(&three[1])?, int(&three[2])?);
     if ttl < 0 {
         ::redis::cmd("PEXPIRE").arg(key).arg(window_ms).query::<i64>(conn)?;
         ttl = window_ms;

@@ -128,6 +128,17 @@ impl Slot {
         }
     }
 
+    /// `run` for a pipeline whose replies each succeed or fail alone (a
+    /// foreign key fails its own call, not the batch).
+    pub fn run_many<T>(
+        &self,
+        timeouts: Timeouts,
+        op: impl FnMut(&mut ::redis::Connection) -> RedisResult<Vec<RedisResult<T>>>,
+    ) -> Result<Vec<Result<T>>> {
+        let all = self.run(timeouts, op)?;
+        Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e))).collect())
+    }
+
     fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
         let addr = match &self.target.address {
             Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),

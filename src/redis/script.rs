@@ -64,25 +64,69 @@ impl LuaScript {
     /// `EVALSHA sha 1 key <fixed> <extra…>`: `fixed` holds `fixed_count`
     /// arguments already in RESP (`resp::encode_all`), `extra` the per-call
     /// integers (cost, peek, and a test's clock).
+    fn encode(&self, buf: &mut Vec<u8>, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) {
+        resp::array(buf, 4 + fixed_count + extra.len());
+        resp::bulk(buf, b"EVALSHA");
+        resp::bulk(buf, self.sha.as_bytes());
+        resp::bulk(buf, b"1");
+        resp::bulk(buf, key);
+        buf.extend_from_slice(fixed);
+        for &n in extra {
+            resp::bulk_int(buf, n);
+        }
+    }
+
+    fn load(&self, conn: &mut Connection) -> RedisResult<()> {
+        ::redis::cmd("SCRIPT").arg("LOAD").arg(self.source).query::<String>(conn).map(|_| ())
+    }
+
+    /// One decision: the script on `key`.
     pub fn run(&self, conn: &mut Connection, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
         COMMAND.with_borrow_mut(|buf| {
             buf.clear();
-            resp::array(buf, 4 + fixed_count + extra.len());
-            resp::bulk(buf, b"EVALSHA");
-            resp::bulk(buf, self.sha.as_bytes());
-            resp::bulk(buf, b"1");
-            resp::bulk(buf, key);
-            buf.extend_from_slice(fixed);
-            for &n in extra {
-                resp::bulk_int(buf, n);
-            }
+            self.encode(buf, key, fixed, fixed_count, extra);
             match Ints::from_value(conn.req_packed_command(buf)?) {
-                Err(e) if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) => {
-                    ::redis::cmd("SCRIPT").arg("LOAD").arg(self.source).query::<String>(conn)?;
+                Err(e) if is_noscript(&e) => {
+                    self.load(conn)?;
                     Ints::from_value(conn.req_packed_command(buf)?)
                 }
                 other => other,
             }
         })
     }
+
+    /// One decision per key, in order, pipelined in one round trip. Each
+    /// reply stands alone (a key of the wrong type fails only its own call).
+    /// When the server lost the script, every call from the first NOSCRIPT on
+    /// failed without running: those are sent again once it is loaded.
+    pub fn run_many(&self, conn: &mut Connection, keys: &[Vec<u8>], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+        let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(keys.len());
+        let mut loaded = false;
+        while out.len() < keys.len() {
+            let rest = &keys[out.len()..];
+            let replies = COMMAND.with_borrow_mut(|buf| {
+                buf.clear();
+                for key in rest {
+                    self.encode(buf, key, fixed, fixed_count, extra);
+                }
+                conn.req_packed_commands(buf, 0, rest.len())
+            })?;
+            let mut replies = replies.into_iter().map(Ints::from_value);
+            for reply in replies.by_ref() {
+                match reply {
+                    Err(e) if is_noscript(&e) && !loaded => break,
+                    other => out.push(other),
+                }
+            }
+            if out.len() < keys.len() {
+                self.load(conn)?;
+                loaded = true;
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn is_noscript(e: &RedisError) -> bool {
+    e.kind() == ErrorKind::Server(ServerErrorKind::NoScript)
 }
