@@ -6,7 +6,10 @@ Every class, one table: consumeMany() answers exactly what consume() in the same
 <?php
 require __DIR__ . '/config.inc';
 require __DIR__ . '/classes.inc';
-$redis = rl_redis();
+// Counts server-wide figures (INFO stats): a server of this test's own.
+$server = rl_start_redis();
+$url = 'redis://127.0.0.1:' . $server['port'];
+$redis = rl_redis($server['port']);
 $reads = fn () => (int) $redis->info('stats')['total_reads_processed'];
 $commands = fn () => (int) $redis->info('stats')['total_commands_processed'];
 $brief = fn (RateLimitResult $r) => ($r->allowed ? 'Y' : 'n') . $r->remaining;
@@ -15,8 +18,8 @@ $seen = [];
 foreach (rl_classes() as $kind => $c) {
     $row = [];
     foreach ([1, 2] as $cost) {
-        $many = rl_long($kind, RL_URL, rl_prefix("$kind-many-$cost"), 4);
-        $one = rl_long($kind, RL_URL, rl_prefix("$kind-one-$cost"), 4);
+        $many = rl_long($kind, $url, rl_prefix("$kind-many-$cost"), 4);
+        $one = rl_long($kind, $url, rl_prefix("$kind-one-$cost"), 4);
         $many->isAllowed('b'); // some state first: b partly used, the scripts loaded
         $one->isAllowed('b');
         $many->consume('warm', 2);
@@ -31,7 +34,7 @@ foreach (rl_classes() as $kind => $c) {
         $row["cost $cost: round trips"] = $trips;
         $row["cost $cost: \$remaining of the last"] = var_export($many->remaining, true);
     }
-    $l = rl_long($kind, RL_URL, rl_prefix("$kind-edge"), 4);
+    $l = rl_long($kind, $url, rl_prefix("$kind-edge"), 4);
     $before = $commands();
     $row['[]'] = json_encode($l->consumeMany([])) . ', commands sent ' . ($commands() - $before - 1);
     ob_start();
@@ -52,7 +55,7 @@ $p = rl_prefix('foreign');
 $redis->rPush("$p:list", 'v');
 foreach (['throw', 'allow', 'deny'] as $policy) {
     ini_set('ratelimit.on_error', $policy);
-    $l = new TokenBucketRateLimiter(RL_URL, "$p-$policy", 3, 1);
+    $l = new TokenBucketRateLimiter($url, "$p-$policy", 3, 1);
     $redis->rename("$p:list", "$p-$policy:list");
     try {
         $answers = $l->consumeMany(['ok', 'list', 'ok']);
@@ -73,15 +76,16 @@ ini_set('ratelimit.on_error', 'throw');
 echo "== 8 processes, batches of overlapping ids, limit 30 per id\n";
 foreach (rl_classes() as $kind => $c) {
     $prefix = rl_prefix("$kind-race");
-    $accepted = rl_hammer(function () use ($kind, $prefix) {
+    $accepted = rl_hammer(function () use ($kind, $prefix, $url) {
         static $limiter, $n = 0;
-        $limiter ??= rl_long($kind, RL_URL, $prefix, 30, 100000);
+        $limiter ??= rl_long($kind, $url, $prefix, 30, 100000);
         $ids = ['p', 'q', 'r', 'p', 'q'];
         $ids = array_slice($ids, $n++ % 3); // 5, 4 or 3 ids, overlapping
         return count(array_filter($limiter->consumeMany($ids), fn ($r) => $r->allowed));
     }, 8, 40);
     printf("%-8s %d accepted (3 ids x 30 = 90)\n", $kind, $accepted);
 }
+rl_stop_redis($server);
 ?>
 --EXPECT--
 cost 1: keys kept: true

@@ -6,7 +6,7 @@ ini settings: defaults, PHP_INI_ALL changes, invalid values refused
 ratelimit.redis_url=redis://127.0.0.1:6379
 --FILE--
 <?php
-foreach (['redis_url', 'connect_timeout', 'timeout', 'on_error', 'key_prefix'] as $n) {
+foreach (['redis_url', 'connect_timeout', 'timeout', 'on_error', 'key_prefix', 'block_cache', 'block_cache_size'] as $n) {
     echo "ratelimit.$n = ", var_export(ini_get("ratelimit.$n"), true), "\n";
 }
 echo "-- valid changes\n";
@@ -18,6 +18,8 @@ var_dump(ini_set('ratelimit.on_error', 'maybe'), ini_get('ratelimit.on_error'));
 var_dump(ini_set('ratelimit.timeout', '-1'), ini_set('ratelimit.timeout', 'abc'), ini_set('ratelimit.connect_timeout', '0'));
 var_dump(ini_get('ratelimit.timeout'));
 var_dump(ini_set('ratelimit.redis_url', 'http://example.com'), ini_get('ratelimit.redis_url'));
+var_dump(ini_set('ratelimit.block_cache', 'sometimes'), ini_set('ratelimit.block_cache_size', '0'), ini_set('ratelimit.block_cache_size', 'many'));
+var_dump(ini_set('ratelimit.block_cache', 'on'), ini_set('ratelimit.block_cache_size', '500'), ini_get('ratelimit.block_cache_size'));
 ?>
 --EXPECT--
 ratelimit.redis_url = 'redis://127.0.0.1:6379'
@@ -25,6 +27,8 @@ ratelimit.connect_timeout = '1.0'
 ratelimit.timeout = '1.0'
 ratelimit.on_error = 'throw'
 ratelimit.key_prefix = ''
+ratelimit.block_cache = '0'
+ratelimit.block_cache_size = '10000'
 -- valid changes
 string(5) "throw"
 string(4) "deny"
@@ -40,3 +44,9 @@ bool(false)
 string(4) "0.25"
 bool(false)
 string(22) "redis://127.0.0.1:6379"
+bool(false)
+bool(false)
+bool(false)
+string(1) "0"
+string(5) "10000"
+string(3) "500"

@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(5) {
+array(7) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -37,6 +37,10 @@ array(5) {
   string(18) "ratelimit.on_error"
   [4]=>
   string(20) "ratelimit.key_prefix"
+  [5]=>
+  string(21) "ratelimit.block_cache"
+  [6]=>
+  string(26) "ratelimit.block_cache_size"
 }
 string $id = ''
 int $cost = 1

@@ -45,11 +45,18 @@ ratelimit.connect_timeout => 1.0 => 1.0
 ratelimit.timeout => 2.5 => 1.0
 ratelimit.on_error => deny => deny
 ratelimit.key_prefix => app: => app:
+ratelimit.block_cache => 0 => 0
+ratelimit.block_cache_size => 10000 => 10000
 
 Connection pool (this process) => State
 targets => 1
 open connections => 1
 redis://HOST:PORT => open, opened 1 time(s), 0 failure(s)
+
+Block cache (this process) => State
+enabled => no
+entries => 0
+hits => 0
 phpinfo_and_exceptions.php:13
 isAllowed <- call_it
 bool(true)

@@ -22,6 +22,8 @@ static CONNECT_TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
 static TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
 static REDIS_URL: RwLock<String> = RwLock::new(String::new());
 static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
+static BLOCK_CACHE: AtomicU8 = AtomicU8::new(0);
+static BLOCK_CACHE_SIZE: AtomicU64 = AtomicU64::new(10_000);
 
 pub fn on_error() -> OnError {
     match ON_ERROR.load(Ordering::Relaxed) {
@@ -39,6 +41,10 @@ pub fn timeout() -> Duration {
 pub fn redis_url() -> String {
     let url = REDIS_URL.read();
     if url.is_empty() { DEFAULT_REDIS_URL.to_string() } else { url.clone() }
+}
+/// Entries the block cache may hold, 0 when `ratelimit.block_cache` is off.
+pub fn block_cache() -> usize {
+    if BLOCK_CACHE.load(Ordering::Relaxed) == 1 { BLOCK_CACHE_SIZE.load(Ordering::Relaxed) as usize } else { 0 }
 }
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.read().clone()
@@ -70,6 +76,33 @@ fn store_seconds(slot: &AtomicU64, v: &[u8]) -> bool {
     match std::str::from_utf8(v).ok().and_then(parse_seconds) {
         Some(d) => {
             slot.store(d.as_micros() as u64, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
+/// A boolean as php.ini writes one.
+pub fn parse_bool(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "1" | "on" | "yes" | "true" => Some(true),
+        "0" | "off" | "no" | "false" | "" => Some(false),
+        _ => None,
+    }
+}
+fn apply_block_cache(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(parse_bool) {
+        Some(on) => {
+            BLOCK_CACHE.store(on as u8, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
+/// Entries per process: 1 to 10 million.
+fn apply_block_cache_size(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| (1..=10_000_000).contains(n)) {
+        Some(n) => {
+            BLOCK_CACHE_SIZE.store(n, Ordering::Relaxed);
             true
         }
         None => false,
@@ -114,7 +147,8 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 5] = [apply_redis_url, apply_connect_timeout, apply_timeout, apply_on_error, apply_key_prefix];
+static APPLIERS: [Apply; 7] =
+    [apply_redis_url, apply_connect_timeout, apply_timeout, apply_on_error, apply_key_prefix, apply_block_cache, apply_block_cache_size];
 
 const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
     let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
@@ -131,12 +165,14 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<8> = IniEntryDefs::new([
     with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::info::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
     entry(c"ratelimit.on_error", c"throw", 3),
     entry(c"ratelimit.key_prefix", c"", 4),
+    entry(c"ratelimit.block_cache", c"0", 5),
+    entry(c"ratelimit.block_cache_size", c"10000", 6),
     IniEntryDef::end(),
 ]);
 
@@ -157,5 +193,12 @@ mod tests {
         assert_eq!(parse_seconds("nan"), None);
         assert_eq!(parse_seconds("inf"), None);
         assert_eq!(parse_seconds("abc"), None);
+    }
+
+    #[test]
+    fn booleans_parse_like_php_ini() {
+        for (s, b) in [("1", Some(true)), ("On", Some(true)), ("yes", Some(true)), ("0", Some(false)), ("off", Some(false)), ("", Some(false)), ("maybe", None)] {
+            assert_eq!(parse_bool(s), b, "{s}");
+        }
     }
 }

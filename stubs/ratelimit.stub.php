@@ -10,6 +10,8 @@
 // ini ratelimit.timeout: seconds for one command's reply, default 1.0
 // ini ratelimit.on_error: throw|allow|deny when Redis fails at call time, default throw
 // ini ratelimit.key_prefix: prepended to every Redis key, read at construction, default ""
+// ini ratelimit.block_cache: remember denials in process memory until their retryAfter has passed (no round trip for them), default 0
+// ini ratelimit.block_cache_size: entries the block cache holds per process (1..10000000), default 10000
 
 /**
  * Implemented by every limiter class.

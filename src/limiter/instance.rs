@@ -3,8 +3,11 @@
 //! `on_error` policy it is handed. No Zval and no ini setting here: the PHP
 //! layer passes the prefix, timeouts and `on_error` in.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use std::time::Instant;
 
+use super::block_cache::CACHE;
 use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
@@ -16,6 +19,8 @@ use crate::redis::{counter, resp, scripts};
 pub struct CallOptions {
     pub timeouts: Timeouts,
     pub on_error: OnError,
+    /// `ratelimit.block_cache_size` when `ratelimit.block_cache` is on, else 0.
+    pub block_cache: usize,
 }
 
 pub struct Limiter {
@@ -25,6 +30,8 @@ pub struct Limiter {
     slot: Arc<Slot>,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
+    /// Tells this policy's block-cache entries from another's on the same key.
+    fingerprint: u64,
 }
 
 impl Limiter {
@@ -34,7 +41,9 @@ impl Limiter {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
         let encoded_args = resp::encode_all(&policy.args);
-        Ok(Limiter { policy, encoded_args, slot, prefix })
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (policy.script, &policy.args).hash(&mut hasher);
+        Ok(Limiter { policy, encoded_args, slot, prefix, fingerprint: hasher.finish() })
     }
 
     pub fn limit(&self) -> i64 {
@@ -75,6 +84,12 @@ impl Limiter {
     pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         self.policy.check_cost(op.cost())?;
         let key = self.key(id)?;
+        let cached = opts.block_cache > 0 && now_us.is_none();
+        if cached {
+            if let Some(o) = CACHE.with_borrow_mut(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
+                return Ok(o);
+            }
+        }
         let decided = match (self.policy.counter_window_ms, op, now_us) {
             (Some(window_ms), Op::Consume(1), None) => self
                 .slot
@@ -89,9 +104,19 @@ impl Limiter {
                     .and_then(|reply| self.policy.outcome(reply.as_slice()))
             }
         };
+        if let (true, Ok(o)) = (cached, &decided) {
+            self.remember(&key, op.cost(), o, opts);
+        }
         match decided {
             Err(Error::Redis(cause)) => Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause)),
             other => other,
+        }
+    }
+
+    /// A denial from Redis, for the block cache (only when it is on).
+    fn remember(&self, key: &[u8], cost: i64, o: &Outcome, opts: CallOptions) {
+        if opts.block_cache > 0 && !o.allowed {
+            CACHE.with_borrow_mut(|c| c.remember(key, self.fingerprint, cost, o, Instant::now(), opts.block_cache));
         }
     }
 
@@ -108,10 +133,22 @@ impl Limiter {
             .enumerate()
             .map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:"))))
             .collect::<Result<Vec<_>>>()?;
-        if keys.is_empty() {
-            return Ok(Vec::new());
-        }
         let limit = self.limit();
+        // Ids the block cache answers need no round trip; the others go in
+        // order (a cached answer changes nothing in Redis).
+        let mut answers: Vec<Option<Result<Outcome>>> = keys
+            .iter()
+            .map(|key| {
+                (opts.block_cache > 0)
+                    .then(|| CACHE.with_borrow_mut(|c| c.lookup(key, self.fingerprint, cost, Instant::now())))
+                    .flatten()
+                    .map(Ok)
+            })
+            .collect();
+        let keys: Vec<&Vec<u8>> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k).collect();
+        if keys.is_empty() {
+            return answers.into_iter().map(|a| a.expect("every id answered")).collect();
+        }
         let decided: Result<Vec<Result<Outcome>>> = match self.policy.counter_window_ms {
             Some(window_ms) if cost == 1 => self.slot.run_many(opts.timeouts, |conn| counter::hit_many(conn, &keys, window_ms)).map(|all| {
                 all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()
@@ -126,22 +163,33 @@ impl Limiter {
             }
         };
         let on_error = |cause: String| Outcome::on_error(opts.on_error, limit).ok_or(Error::Redis(cause));
-        match decided {
+        let fresh: Vec<Result<Outcome>> = match decided {
             Ok(each) => each
                 .into_iter()
-                .map(|r| match r {
+                .zip(&keys)
+                .map(|(r, key)| match r {
+                    Ok(o) => {
+                        self.remember(key, cost, &o, opts);
+                        Ok(o)
+                    }
                     Err(Error::Redis(cause)) => on_error(cause),
-                    other => other,
+                    Err(e) => Err(e),
                 })
                 .collect(),
             Err(Error::Redis(cause)) => (0..keys.len()).map(|_| on_error(cause.clone())).collect(),
-            Err(e) => Err(e),
+            Err(e) => return Err(e),
+        };
+        let mut fresh = fresh.into_iter();
+        for a in answers.iter_mut().filter(|a| a.is_none()) {
+            *a = fresh.next();
         }
+        answers.into_iter().map(|a| a.expect("every id answered")).collect()
     }
 
     /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
+        CACHE.with_borrow_mut(|c| c.forget(&key));
         self.slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ())
     }
 }

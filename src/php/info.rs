@@ -12,6 +12,7 @@ use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_s
 
 use super::zend_api::display_ini_entries;
 use crate::redis::pool;
+use crate::settings;
 
 /// Called by the engine outside any PHP call: must not panic (it would abort).
 /// `module` is the engine's own entry of this module, handed back to it.
@@ -37,6 +38,14 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
                 format!("{}, opened {} time(s), {} failure(s)", if s.connected { "open" } else { "closed" }, s.opened, s.failures)
             );
         }
+        info_table_end!();
+
+        let (entries, hits) = crate::limiter::block_cache::stats();
+        info_table_start!();
+        info_table_header!("Block cache (this process)", "State");
+        info_table_row!("enabled", if settings::block_cache() > 0 { "yes" } else { "no" });
+        info_table_row!("entries", entries.to_string());
+        info_table_row!("hits", hits.to_string());
         info_table_end!();
     });
 }

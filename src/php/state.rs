@@ -54,7 +54,7 @@ impl LimiterState {
 
     /// The settings in force for a call made now.
     pub fn options(&self) -> CallOptions {
-        CallOptions { timeouts: self.timeouts(), on_error: settings::on_error() }
+        CallOptions { timeouts: self.timeouts(), on_error: settings::on_error(), block_cache: settings::block_cache() }
     }
 
     fn explain(&self, method: &str, params: &[&str], e: crate::error::Error) -> PhpException {

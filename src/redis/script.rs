@@ -99,7 +99,7 @@ impl LuaScript {
     /// reply stands alone (a key of the wrong type fails only its own call).
     /// When the server lost the script, every call from the first NOSCRIPT on
     /// failed without running: those are sent again once it is loaded.
-    pub fn run_many(&self, conn: &mut Connection, keys: &[Vec<u8>], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+    pub fn run_many<K: AsRef<[u8]>>(&self, conn: &mut Connection, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
         let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(keys.len());
         let mut loaded = false;
         while out.len() < keys.len() {
@@ -107,7 +107,7 @@ impl LuaScript {
             let replies = COMMAND.with_borrow_mut(|buf| {
                 buf.clear();
                 for key in rest {
-                    self.encode(buf, key, fixed, fixed_count, extra);
+                    self.encode(buf, key.as_ref(), fixed, fixed_count, extra);
                 }
                 conn.req_packed_commands(buf, 0, rest.len())
             })?;

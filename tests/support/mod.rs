@@ -85,6 +85,7 @@ use ratelimit::redis::target::Target;
 pub const OPTS: CallOptions = CallOptions {
     timeouts: Timeouts { connect: Duration::from_secs(2), reply: Duration::from_secs(5) },
     on_error: OnError::Throw,
+    block_cache: 0,
 };
 
 impl RedisServer {
