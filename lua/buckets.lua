@@ -1,0 +1,23 @@
+-- What the token and the leaky bucket share: their state format (the amount
+-- at an instant, packed as two doubles) and how they turn amounts into times.
+
+-- Float noise guard: 0.1 + 0.9 may come out as 0.99999999999999989, which
+-- must still count as one whole token (or unit).
+local EPS = 1e-9
+
+-- Reads a bucket state written by the token or leaky bucket: (amount, ts),
+-- or refuses what we never write (NaN, infinity, other lengths).
+local function unpack_state(raw, what)
+  local v, ts
+  if #raw == 16 then v, ts = struct.unpack('<dd', raw) end
+  if not (v and v >= 0 and v < 2^53 and ts >= 0 and ts < 2^53) then refuse('a value that is not a ' .. what) end
+  return v, ts
+end
+
+-- Microseconds for `n` units to flow at `rate` per second, rounded up
+-- (multiply first: 1e6 / 10 is exact).
+local function us_for(n, rate)
+  if n <= EPS then return 0 end
+  return math.ceil(n * 1000000 / rate - 1e-6)
+end
+
