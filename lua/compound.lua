@@ -3,11 +3,11 @@
 -- so a request denied by one member takes nothing from any.
 --
 -- KEYS[i]  member i's key
--- ARGV[1]  cost (integer, within every member's bound; Rust checks)
--- ARGV[2]  "1" = peek (decide for cost 1, write nothing), "0" = consume
--- ARGV[3]  now in µs instead of TIME (tests only, see clock.lua), or ""
--- ARGV[4…] per member, in KEYS order: its algorithm's name, then its
---          arguments (ALGORITHMS.<name>.nargs of them, see algorithms/*.lua)
+-- ARGV     per member, in KEYS order: its algorithm's name, then its
+--          arguments (ALGORITHMS.<name>.nargs of them, see algorithms/*.lua);
+--          then cost (integer, within every member's bound; Rust checks),
+--          peek ("1": decide for cost 1, write nothing), and optionally now
+--          in µs instead of TIME (tests only, see clock.lua)
 -- Reply    the most restrictive answer: m = the 0-based member with the least
 --          remaining (the first of equals), reset = the largest reset_after,
 --          retry = the largest retry_after of the members that deny:
@@ -15,12 +15,7 @@
 --          {m, remaining, reset_after_us, retry_after_us >= 1} denied,
 --          {m, remaining, reset_after_us, 0, delay_us} allowed with a delay
 --          (the largest, of leaky bucket members)
-local cost = tonumber(ARGV[1])
-local peek = ARGV[2] == '1'
-local injected = ARGV[3] ~= '' and ARGV[3] or nil
-local now = clock_us(injected)
-
-local members, at = {}, 4
+local members, at = {}, 1
 for i = 1, #KEYS do
   local algo = ALGORITHMS[ARGV[at]]
   local a = {}
@@ -28,6 +23,10 @@ for i = 1, #KEYS do
   at = at + 1 + algo.nargs
   members[i] = {algo = algo, a = a}
 end
+local cost = tonumber(ARGV[at])
+local peek = ARGV[at + 1] == '1'
+local injected = ARGV[at + 2]
+local now = clock_us(injected)
 
 local fits = true
 for i, m in ipairs(members) do

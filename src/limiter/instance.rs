@@ -54,6 +54,25 @@ impl Limiter {
         &self.policy
     }
 
+    /// `ratelimit.key_prefix . $keyPrefix`.
+    pub fn prefix(&self) -> &[u8] {
+        &self.prefix
+    }
+
+    pub fn slot(&self) -> &Arc<Slot> {
+        &self.slot
+    }
+
+    /// Whether `other` talks to the same Redis (one connection slot).
+    pub fn same_target(&self, other: &Limiter) -> bool {
+        Arc::ptr_eq(&self.slot, &other.slot)
+    }
+
+    /// Drops the block cache's entries of `key` (its state changed here).
+    pub fn forget(&self, key: &[u8]) {
+        CACHE.with_borrow_mut(|c| c.forget(key));
+    }
+
     /// The Redis key for `id`: `prefix:id`, or the bare prefix for the empty id.
     pub fn key(&self, id: &[u8]) -> Result<Vec<u8>> {
         let len = self.prefix.len() + if id.is_empty() { 0 } else { id.len() + 1 };

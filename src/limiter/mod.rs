@@ -7,6 +7,7 @@
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
 
 pub mod block_cache;
+pub mod compound;
 pub mod fixed_window;
 pub mod gcra;
 pub mod instance;

@@ -9,10 +9,11 @@ use ::redis::{Connection, ConnectionLike, ErrorKind, RedisError, RedisResult, Se
 
 use super::resp;
 
-/// A script's reply: at most 4 integers (see `limiter::Outcome::from_reply`).
+/// A script's reply: at most 5 integers (see `limiter::Outcome::from_reply`
+/// and `lua/compound.lua`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Ints {
-    vals: [i64; 4],
+    vals: [i64; 5],
     len: usize,
 }
 
@@ -64,12 +65,15 @@ impl LuaScript {
     /// `EVALSHA sha 1 key <fixed> <extra…>`: `fixed` holds `fixed_count`
     /// arguments already in RESP (`resp::encode_all`), `extra` the per-call
     /// integers (cost, peek, and a test's clock).
-    fn encode(&self, buf: &mut Vec<u8>, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) {
-        resp::array(buf, 4 + fixed_count + extra.len());
+    /// `EVALSHA sha <n> <keys…> <fixed> <extra…>`.
+    fn encode_keys<K: AsRef<[u8]>>(&self, buf: &mut Vec<u8>, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) {
+        resp::array(buf, 3 + keys.len() + fixed_count + extra.len());
         resp::bulk(buf, b"EVALSHA");
         resp::bulk(buf, self.sha.as_bytes());
-        resp::bulk(buf, b"1");
-        resp::bulk(buf, key);
+        resp::bulk_int(buf, keys.len() as i64);
+        for key in keys {
+            resp::bulk(buf, key.as_ref());
+        }
         buf.extend_from_slice(fixed);
         for &n in extra {
             resp::bulk_int(buf, n);
@@ -82,9 +86,14 @@ impl LuaScript {
 
     /// One decision: the script on `key`.
     pub fn run(&self, conn: &mut Connection, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
+        self.run_keys(conn, &[key], fixed, fixed_count, extra)
+    }
+
+    /// One decision over several keys (a compound limiter's).
+    pub fn run_keys<K: AsRef<[u8]>>(&self, conn: &mut Connection, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
         COMMAND.with_borrow_mut(|buf| {
             buf.clear();
-            self.encode(buf, key, fixed, fixed_count, extra);
+            self.encode_keys(buf, keys, fixed, fixed_count, extra);
             match Ints::from_value(conn.req_packed_command(buf)?) {
                 Err(e) if is_noscript(&e) => {
                     self.load(conn)?;
@@ -100,14 +109,28 @@ impl LuaScript {
     /// When the server lost the script, every call from the first NOSCRIPT on
     /// failed without running: those are sent again once it is loaded.
     pub fn run_many<K: AsRef<[u8]>>(&self, conn: &mut Connection, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+        let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
+        self.run_many_keys(conn, &one_each, fixed, fixed_count, extra)
+    }
+
+    /// `run_many` where every call has several keys (a compound limiter's).
+    pub fn run_many_keys<K: AsRef<[u8]>, L: AsRef<[K]>>(
+        &self,
+        conn: &mut Connection,
+        calls: &[L],
+        fixed: &[u8],
+        fixed_count: usize,
+        extra: &[i64],
+    ) -> RedisResult<Vec<RedisResult<Ints>>> {
+        let keys = calls;
         let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(keys.len());
         let mut loaded = false;
         while out.len() < keys.len() {
             let rest = &keys[out.len()..];
             let replies = COMMAND.with_borrow_mut(|buf| {
                 buf.clear();
-                for key in rest {
-                    self.encode(buf, key.as_ref(), fixed, fixed_count, extra);
+                for call in rest {
+                    self.encode_keys(buf, call.as_ref(), fixed, fixed_count, extra);
                 }
                 conn.req_packed_commands(buf, 0, rest.len())
             })?;

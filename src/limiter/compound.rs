@@ -1,0 +1,137 @@
+//! Several limiters decided as one (`CompoundRateLimiter`): one script over
+//! all members' keys (`lua/compound.lua`) checks every member, then commits
+//! every member only when all accept. So a request denied by one limit takes
+//! nothing from the others, in one round trip, atomically.
+
+use std::sync::Arc;
+
+use super::instance::{CallOptions, Limiter};
+use super::{Op, Outcome, Policy};
+use crate::error::{Error, Result};
+use crate::redis::pool::Timeouts;
+use crate::redis::{resp, scripts};
+
+/// Members of one compound: enough for "per second + per minute + per day +
+/// per user + per IP" and more, few enough that one call stays small in Redis.
+pub const MAX_MEMBERS: usize = 16;
+
+pub struct Compound {
+    members: Vec<Arc<Limiter>>,
+    /// Every member's algorithm name and arguments, in RESP once for all calls.
+    encoded_args: Vec<u8>,
+    encoded_count: usize,
+}
+
+impl Compound {
+    /// 1 to 16 limiters on one connection target, with distinct key prefixes
+    /// (two members on one key would each count the request).
+    pub fn new(members: Vec<Arc<Limiter>>) -> Result<Self> {
+        if members.is_empty() || members.len() > MAX_MEMBERS {
+            return Err(Error::value("limiters", format!("must hold 1 to {MAX_MEMBERS} limiters, {} given", members.len())));
+        }
+        for (i, m) in members.iter().enumerate().skip(1) {
+            if !m.same_target(&members[0]) {
+                return Err(Error::value("limiters", format!("must all use the same Redis connection target; limiter {i} uses another than limiter 0")));
+            }
+            if let Some(j) = members[..i].iter().position(|o| o.prefix() == m.prefix()) {
+                return Err(Error::value("limiters", format!("must have distinct key prefixes; limiters {j} and {i} share one")));
+            }
+        }
+        let mut encoded_args = Vec::new();
+        let mut encoded_count = 0;
+        for m in &members {
+            let policy = m.policy();
+            resp::bulk(&mut encoded_args, scripts::algorithm_name(policy.script).as_bytes());
+            for arg in &policy.args {
+                resp::bulk(&mut encoded_args, arg);
+            }
+            encoded_count += 1 + policy.args.len();
+        }
+        Ok(Compound { members, encoded_args, encoded_count })
+    }
+
+    pub fn members(&self) -> &[Arc<Limiter>] {
+        &self.members
+    }
+
+    /// `cost` must fit every member.
+    fn check_cost(&self, cost: i64) -> Result<()> {
+        self.members.iter().try_for_each(|m| m.policy().check_cost(cost))
+    }
+
+    fn keys(&self, id: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.members.iter().map(|m| m.key(id)).collect()
+    }
+
+    /// The reply of `lua/compound.lua`: the member that answers, then its answer.
+    fn outcome(&self, reply: &[i64]) -> Result<Outcome> {
+        let member = reply.first().and_then(|&m| self.members.get(usize::try_from(m).ok()?));
+        match member {
+            Some(m) => Policy::outcome(m.policy(), &reply[1..]),
+            None => Err(Error::Redis(format!("unexpected script reply {reply:?}"))),
+        }
+    }
+
+    pub fn limit(&self) -> i64 {
+        self.members[0].limit()
+    }
+
+    /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).
+    pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
+        self.check_cost(op.cost())?;
+        let keys = self.keys(id)?;
+        let (extra, n) = Policy::call_args(op, now_us);
+        let script = scripts::compound();
+        let decided = self.members[0]
+            .slot()
+            .run(opts.timeouts, |conn| script.run_keys(conn, &keys, &self.encoded_args, self.encoded_count, &extra[..n]))
+            .and_then(|reply| self.outcome(reply.as_slice()));
+        match decided {
+            Err(Error::Redis(cause)) => Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause)),
+            other => other,
+        }
+    }
+
+    pub fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
+        self.decide_at(id, op, opts, None)
+    }
+
+    /// `decide(id, Op::Consume(cost))` for every id, in order, in one round trip.
+    pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
+        self.check_cost(cost)?;
+        let keys = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| self.keys(id).map_err(|e| e.in_entry(&format!("at position {i}:"))))
+            .collect::<Result<Vec<_>>>()?;
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (extra, n) = Policy::call_args(Op::Consume(cost), None);
+        let script = scripts::compound();
+        let decided = self.members[0]
+            .slot()
+            .run_many(opts.timeouts, |conn| script.run_many_keys(conn, &keys, &self.encoded_args, self.encoded_count, &extra[..n]));
+        let on_error = |cause: String| Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause));
+        match decided {
+            Ok(each) => each
+                .into_iter()
+                .map(|r| match r.and_then(|ints| self.outcome(ints.as_slice())) {
+                    Err(Error::Redis(cause)) => on_error(cause),
+                    other => other,
+                })
+                .collect(),
+            Err(Error::Redis(cause)) => (0..keys.len()).map(|_| on_error(cause.clone())).collect(),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Deletes every member's key of `id`, in one command.
+    pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        let keys = self.keys(id)?;
+        for m in &self.members {
+            m.forget(&m.key(id)?);
+        }
+        self.members[0].slot().run(timeouts, |conn| ::redis::cmd("DEL").arg(&keys).query::<i64>(conn)).map(|_| ())
+    }
+}
