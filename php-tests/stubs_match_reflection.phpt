@@ -42,8 +42,8 @@ unlink($tmp);
 ?>
 --EXPECT--
 the stub and the extension agree
-FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
-11 properties, 49 methods, 92 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.key_prefix, ratelimit.on_error, ratelimit.redis_url, ratelimit.timeout
+CompoundRateLimiter, FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
+12 properties, 57 methods, 103 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.key_prefix, ratelimit.on_error, ratelimit.redis_url, ratelimit.timeout
 -- the comparison sees a changed stub
 - stub:      FixedWindowRateLimiter cloneable: true
 + extension: FixedWindowRateLimiter cloneable: false

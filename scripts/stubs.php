@@ -76,7 +76,7 @@ foreach ($classes as $name => $class) {
         echo doc($md['doc'] ?? null, '    ');
         $params = implode(', ', array_map('param', $m->getParameters()));
         $ret = $m->getReturnType() ? ': ' . $m->getReturnType() : '';
-        $modifiers = ($m->isFinal() && !$class->isFinal() ? 'final ' : '') . ($m->isAbstract() && !$class->isInterface() ? 'abstract ' : '')
+        $modifiers = ($m->isFinal() ? 'final ' : '') . ($m->isAbstract() && !$class->isInterface() ? 'abstract ' : '')
             . visibility($m) . ($m->isStatic() ? ' static' : '');
         echo "    $modifiers function {$m->getName()}($params)$ret", $class->isInterface() || $m->isAbstract() ? ";\n\n" : " {}\n\n";
     }

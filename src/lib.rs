@@ -17,6 +17,7 @@ mod fuzz_tests;
 use ext_php_rs::prelude::*;
 
 use php::classes::fixed_window::FixedWindowRateLimiter;
+use php::classes::compound::CompoundRateLimiter;
 use php::classes::gcra::GcraRateLimiter;
 use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::sliding_window::SlidingWindowRateLimiter;
@@ -40,7 +41,8 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
         register::class::<TokenBucketRateLimiter>()?;
         register::class::<LeakyBucketRateLimiter>()?;
         register::class::<SlidingWindowRateLimiter>()?;
-        register::class::<GcraRateLimiter>()
+        register::class::<GcraRateLimiter>()?;
+        register::class::<CompoundRateLimiter>()
     });
     match ok {
         Ok(Ok(())) => 0,

@@ -45,6 +45,12 @@ return [
                 'headers' => ['doc' => "The rate-limit header fields of this decision, by \$style:\n'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);\n'ietf': RateLimit-Policy (\"default\";q=<limit>) and RateLimit (\"default\";r=<remaining>;t=<seconds to reset>)\nof draft-ietf-httpapi-ratelimit-headers-09.\nBoth add Retry-After (whole seconds, at least 1) when denied.\n@param 'x'|'ietf' \$style\n@return array<string, int|string>\n@throws ValueError for any other \$style"],
             ],
         ],
+        'CompoundRateLimiter' => [
+            'doc' => "Several limiters (1 to 16, any classes, one connection target, distinct key prefixes) decided as one:\na call is accepted only when every member accepts, and then every member takes it, in one atomic\nscript; when one denies, none takes anything. The result is the most restrictive: allowed = all\nallowed; limit and remaining of the member with the least remaining; retryAfter the largest among\nthe denying members; resetAfter the largest; delay the largest (leaky bucket members).",
+            'methods' => [
+                '__construct' => ['doc' => "@param list<RateLimiterInterface> \$limiters limiter objects of this extension (not compounds)\n@throws ValueError|TypeError"],
+            ],
+        ],
         'RateLimiterException' => ['doc' => 'Redis unreachable, timed out, refused or answered with an error.'],
         'FixedWindowRateLimiter' => [
             'doc' => "At most \$limit requests per window; a window opens at the key's first accepted request.",

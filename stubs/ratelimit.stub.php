@@ -118,6 +118,76 @@ final class RateLimitResult
 }
 
 /**
+ * Several limiters (1 to 16, any classes, one connection target, distinct key prefixes) decided as one:
+ * a call is accepted only when every member accepts, and then every member takes it, in one atomic
+ * script; when one denies, none takes anything. The result is the most restrictive: allowed = all
+ * allowed; limit and remaining of the member with the least remaining; retryAfter the largest among
+ * the denying members; resetAfter the largest; delay the largest (leaky bucket members).
+ */
+final class CompoundRateLimiter implements RateLimiterInterface
+{
+    /**
+     * The remaining count after this object's last call; null before any and after reset().
+     * readonly: PHP code cannot write it; the extension updates it after each call.
+     */
+    public readonly ?int $remaining;
+
+    /**
+     * @param list<RateLimiterInterface> $limiters limiter objects of this extension (not compounds)
+     * @throws ValueError|TypeError
+     */
+    public function __construct(array $limiters) {}
+
+    /**
+     * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
+     * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
+     * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
+     */
+    public function isAllowed(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * The same as isAllowed().
+     * @throws RateLimiterException
+     */
+    public function access(string $id = '', int $cost = 1): bool {}
+
+    /**
+     * Like isAllowed(), with the whole decision.
+     * @throws RateLimiterException
+     */
+    public function consume(string $id = '', int $cost = 1): RateLimitResult {}
+
+    /**
+     * Would a request of cost 1 be accepted now? Nothing is consumed.
+     * @throws RateLimiterException
+     */
+    public function peek(string $id = ''): RateLimitResult {}
+
+    /**
+     * consume($id, $cost) for every id of $ids, in order, in ONE round trip: exactly the answers
+     * of single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.
+     * At most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is
+     * unreachable); with throw, the first failure throws after the whole batch ran.
+     * @param array<array-key, string> $ids
+     * @return array<array-key, RateLimitResult>
+     * @throws RateLimiterException
+     */
+    public function consumeMany(array $ids, int $cost = 1): array {}
+
+    /**
+     * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws RateLimiterException
+     */
+    public function reset(string $id = ''): void {}
+
+    /**
+     * Limiters cannot be cloned (protected and final: `clone` throws an Error).
+     */
+    final protected function __clone() {}
+
+}
+
+/**
  * Redis unreachable, timed out, refused or answered with an error.
  */
 class RateLimiterException extends RuntimeException

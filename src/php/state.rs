@@ -1,8 +1,9 @@
-//! What every limiter class holds and does: a bound `Limiter`, the timeouts
-//! its connection argument asked for, and the `$remaining` of its last call.
-//! The classes in `classes` only forward here, so the five of them share one
-//! implementation of the interface. This is where ini settings are read for a
-//! call (timeouts, `on_error`) and handed down to the limiter.
+//! What every limiter class holds and does: what decides (one bound `Limiter`,
+//! or a `Compound` of several), the timeouts its connection argument asked
+//! for, and the `$remaining` of its last call. The classes in `classes` only
+//! forward here, so all of them share one implementation of the interface.
+//! This is where ini settings are read for a call (timeouts, `on_error`, the
+//! block cache) and handed down.
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -17,14 +18,42 @@ use super::forms::{Args, Signature};
 use super::result::RateLimitResult;
 use super::values::{Id, Int};
 use crate::error::Result;
+use crate::limiter::compound::Compound;
 use crate::limiter::instance::{CallOptions, Limiter};
 use crate::limiter::{Op, Outcome, Policy};
 use crate::redis::pool::{self, Timeouts};
 use crate::settings;
 
+/// What decides for a limiter object.
+pub enum Decider {
+    One(std::sync::Arc<Limiter>),
+    Many(Compound),
+}
+
+impl Decider {
+    fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
+        match self {
+            Decider::One(l) => l.decide(id, op, opts),
+            Decider::Many(c) => c.decide(id, op, opts),
+        }
+    }
+    fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
+        match self {
+            Decider::One(l) => l.decide_many(ids, cost, opts),
+            Decider::Many(c) => c.decide_many(ids, cost, opts),
+        }
+    }
+    fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        match self {
+            Decider::One(l) => l.reset(id, timeouts),
+            Decider::Many(c) => c.reset(id, timeouts),
+        }
+    }
+}
+
 pub struct LimiterState {
     class: &'static str,
-    limiter: Limiter,
+    decider: Decider,
     timeouts: TimeoutOverrides,
     remaining: Option<i64>,
 }
@@ -40,9 +69,23 @@ impl LimiterState {
             let key_prefix = args.bytes("keyPrefix")?;
             let (target, timeouts) = connection::resolve(args.connection())?;
             let limiter = Limiter::new(policy, pool::slot(target), &settings::key_prefix(), &key_prefix)?;
-            Ok(LimiterState { class: sig.class, limiter, timeouts, remaining: None })
+            Ok(LimiterState { class: sig.class, decider: Decider::One(std::sync::Arc::new(limiter)), timeouts, remaining: None })
         };
         make().map_err(|e| args.explain(e))
+    }
+
+    /// The state of a compound of `members` (other limiters' states): their
+    /// decisions in one, on the first member's timeouts.
+    pub fn compound(class: &'static str, members: &[&LimiterState]) -> Result<Self> {
+        let limiters = members
+            .iter()
+            .map(|m| match &m.decider {
+                Decider::One(l) => Ok(l.clone()),
+                Decider::Many(_) => Err(crate::error::Error::value("limiters", "must not hold a CompoundRateLimiter; list its members instead")),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let timeouts = members.first().map(|m| m.timeouts).unwrap_or_default();
+        Ok(LimiterState { class, decider: Decider::Many(Compound::new(limiters)?), timeouts, remaining: None })
     }
 
     fn timeouts(&self) -> Timeouts {
@@ -70,7 +113,7 @@ impl LimiterState {
                 Some(cost) => Op::Consume(cost.value("cost")?),
                 None => Op::Peek,
             };
-            self.limiter.decide(&id.bytes()?, op, self.options())
+            self.decider.decide(&id.bytes()?, op, self.options())
         };
         let outcome = run().map_err(|e| self.explain(method, params, e))?;
         self.remaining = Some(outcome.remaining);
@@ -97,7 +140,7 @@ impl LimiterState {
             let cost = cost.value("cost")?;
             let (keys, ids): (Vec<Key>, Vec<Vec<u8>>) = entries.into_iter().unzip();
             let slices: Vec<&[u8]> = ids.iter().map(Vec::as_slice).collect();
-            let outcomes = self.limiter.decide_many(&slices, cost, self.options()).map_err(|e| e.renamed("id", "ids"))?;
+            let outcomes = self.decider.decide_many(&slices, cost, self.options()).map_err(|e| e.renamed("id", "ids"))?;
             Ok((keys, outcomes))
         };
         let (keys, outcomes) = run().map_err(|e| self.explain("consumeMany", &["ids", "cost"], e))?;
@@ -116,7 +159,7 @@ impl LimiterState {
     }
 
     pub fn reset(&mut self, id: Id) -> PhpResult<()> {
-        let run = || -> Result<()> { self.limiter.reset(&id.bytes()?, self.timeouts()) };
+        let run = || -> Result<()> { self.decider.reset(&id.bytes()?, self.timeouts()) };
         run().map_err(|e| self.explain("reset", &["id"], e))?;
         self.remaining = None;
         Ok(())
@@ -126,9 +169,13 @@ impl LimiterState {
         self.remaining
     }
 
-    /// For algorithm-specific methods (GCRA's `throttle()`).
+    /// For algorithm-specific methods (GCRA's `throttle()`): the one limiter
+    /// of a class that is not a compound.
     pub fn limiter(&self) -> &Limiter {
-        &self.limiter
+        match &self.decider {
+            Decider::One(l) => l,
+            Decider::Many(c) => &c.members()[0],
+        }
     }
 
     pub fn set_remaining(&mut self, remaining: Option<i64>) {

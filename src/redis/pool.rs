@@ -182,8 +182,10 @@ fn describe(e: &RedisError) -> String {
     } else if e.kind() == ::redis::ErrorKind::Parse {
         format!("the server did not answer as Redis does ({e})")
     } else if let Some(code) = e.code() {
-        // An error reply: the server's own words ("WRONGTYPE Operation against a key …").
-        match e.detail() {
+        // An error reply: the server's own words ("WRONGTYPE Operation against a key …"),
+        // without the " script: <sha>, on @user_script:<line>." Redis adds to
+        // an error raised inside one of our scripts: it names our code, not the cause.
+        match e.detail().map(|d| d.split(" script: ").next().unwrap_or(d)) {
             Some(detail) => format!("{code} {detail}"),
             None => code.to_string(),
         }

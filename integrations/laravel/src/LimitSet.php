@@ -6,12 +6,12 @@ namespace RateLimit\Laravel;
  * The one place that decides a request against several Laravel limits (a named
  * limiter returning an array of `Limit`s). Every other class sees one decision.
  *
- * - With `CompoundRateLimiter` in the extension: one atomic round trip,
- *   all-or-nothing (a request denied by any limit counts in none).
- * - Without it (today), or while `timer_keys` is on: each limit in turn, one
- *   round trip each, stopping at the first that denies; limits before it have
- *   counted the request. That is what stock Laravel does too, and each limit on
- *   its own stays exact under concurrency; it is not yet all-or-nothing.
+ * - With `CompoundRateLimiter` (the extension has it since 0.1): one atomic
+ *   round trip, all-or-nothing (a request denied by any limit counts in none).
+ * - While `timer_keys` is on (a rollout next to stock nodes), or on an older
+ *   extension: each limit in turn, one round trip each, stopping at the first
+ *   that denies; limits before it have counted the request, as stock Laravel
+ *   does. Each limit on its own stays exact under concurrency.
  */
 final class LimitSet
 {

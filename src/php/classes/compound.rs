@@ -1,0 +1,96 @@
+//! `CompoundRateLimiter`: `(array $limiters)`, 1 to 16 limiters of any classes
+//! on one connection target, decided as one: a call is accepted only when
+//! every member accepts, and then every member takes it (one atomic script,
+//! `lua/compound.lua`); when one denies, none takes anything.
+
+use ext_php_rs::convert::FromZval;
+use ext_php_rs::flags::{ClassFlags, DataType};
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ArrayKey, Zval};
+use ext_php_rs::zend::ClassEntry;
+
+use super::fixed_window::FixedWindowRateLimiter;
+use super::gcra::GcraRateLimiter;
+use super::leaky_bucket::LeakyBucketRateLimiter;
+use super::sliding_window::SlidingWindowRateLimiter;
+use super::token_bucket::TokenBucketRateLimiter;
+use crate::error::Invalid;
+use crate::php::exceptions::in_call;
+use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::register::Finish;
+use crate::php::remaining::{self, Limiter};
+use crate::php::state::LimiterState;
+use crate::php::values::type_name;
+
+const CLASS: &str = "CompoundRateLimiter";
+
+/// The state of a limiter object of one of our classes, if it is one.
+fn state_of(z: &Zval) -> Option<&LimiterState> {
+    fn of<'a, T: Limiter>(z: &'a Zval) -> Option<&'a LimiterState>
+    where
+        &'a T: FromZval<'a>,
+    {
+        <&T>::from_zval(z).map(|l| l.state())
+    }
+    of::<FixedWindowRateLimiter>(z)
+        .or_else(|| of::<SlidingWindowRateLimiter>(z))
+        .or_else(|| of::<TokenBucketRateLimiter>(z))
+        .or_else(|| of::<LeakyBucketRateLimiter>(z))
+        .or_else(|| of::<GcraRateLimiter>(z))
+        .or_else(|| of::<CompoundRateLimiter>(z))
+}
+
+/// The `$limiters` argument: the members' states, or what is wrong with it.
+pub struct Members<'a>(std::result::Result<Vec<&'a LimiterState>, Invalid>);
+
+impl<'a> FromZval<'a> for Members<'a> {
+    const TYPE: DataType = DataType::Array;
+    fn from_zval(z: &'a Zval) -> Option<Self> {
+        let z = z.dereference();
+        let Some(array) = z.array() else {
+            return Some(Members(Err(Invalid::type_error(format!("must be of type array, {} given", type_name(z))))));
+        };
+        let mut members = Vec::with_capacity(array.len());
+        for (key, value) in array.iter() {
+            match state_of(value.dereference()) {
+                Some(state) => members.push(state),
+                None => {
+                    let key = match key {
+                        ArrayKey::Long(i) => i.to_string(),
+                        other => format!("\"{other}\""),
+                    };
+                    let what = format!("must contain only rate limiters of this extension, {} given at key {key}", type_name(value));
+                    return Some(Members(Err(Invalid::type_error(what))));
+                }
+            }
+        }
+        Some(Members(Ok(members)))
+    }
+}
+
+#[php_class]
+#[php(name = "CompoundRateLimiter")]
+#[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
+#[php(flags = ClassFlags::Final)]
+pub struct CompoundRateLimiter {
+    state: LimiterState,
+}
+
+rate_limiter_impl!(CompoundRateLimiter {
+    /// All-or-nothing over `$limiters` (1 to 16, one connection target, distinct key prefixes).
+    pub fn __construct(limiters: Members) -> PhpResult<Self> {
+        let make = || -> crate::error::Result<LimiterState> {
+            let members = limiters.0.map_err(|e| e.of("limiters"))?;
+            LimiterState::compound(CLASS, &members)
+        };
+        let state = make().map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &["limiters"]))?;
+        remaining::initialize::<Self>();
+        Ok(CompoundRateLimiter { state })
+    }
+});
+
+impl Finish for CompoundRateLimiter {
+    fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        remaining::declare(ce)
+    }
+}
