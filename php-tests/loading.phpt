@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(5) {
+array(6) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -37,6 +37,8 @@ array(5) {
   string(18) "ratelimit.on_error"
   [4]=>
   string(20) "ratelimit.key_prefix"
+  [5]=>
+  string(25) "ratelimit.max_connections"
 }
 string $id = ''
 int $cost = 1

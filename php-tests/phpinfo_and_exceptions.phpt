@@ -41,8 +41,11 @@ ratelimit.on_error => deny
 ratelimit.key_prefix => app:
 
 Connection pool (this process) => State
+max connections => 64
 targets => 1
 open connections => 1
+closed by the bound (least recently used) => 0
+dropped (no connection, no limiter) => 0
 redis://HOST:PORT => open, opened 1 time(s), 0 failure(s)
 phpinfo_and_exceptions.php:10
 isAllowed <- call_it

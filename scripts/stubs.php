@@ -20,6 +20,9 @@ function param(ReflectionParameter $p, array $types): string
 {
     $type = $types[$p->getName()] ?? (string) $p->getType();
     $out = ($type !== '' && $type !== 'mixed' ? "$type " : ($type === 'mixed' ? 'mixed ' : '')) . '$' . $p->getName();
+    foreach ($p->getAttributes() as $a) {
+        $out = '#[\\' . $a->getName() . '] ' . $out;
+    }
     if ($p->isDefaultValueAvailable()) {
         $out .= ' = ' . var_export($p->getDefaultValue(), true);
     }

@@ -24,11 +24,14 @@ use php::classes::gcra::GcraRateLimiter;
 use php::interface::PhpInterfaceRateLimiterInterface;
 use php::result::RateLimitResult;
 
-/// MINIT: ini entries and the exception class. Runs outside any PHP call, so a
+/// MINIT: ini entries, the exception class, and the engine hooks that mark
+/// `$connection` sensitive and reword the binding's own errors. Runs outside any PHP call, so a
 /// panic is caught here and reported as a failed startup instead of an abort.
 fn startup(_ty: i32, module_number: i32) -> i32 {
     let ok = std::panic::catch_unwind(|| {
         settings::register(module_number);
+        php::sensitive::install();
+        php::binding_errors::install();
         php::exceptions::register().is_ok()
     });
     if matches!(ok, Ok(true)) { 0 } else { -1 }

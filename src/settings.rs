@@ -46,6 +46,11 @@ static CONNECT_TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
 static TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
 static REDIS_URL: RwLock<String> = RwLock::new(String::new());
 static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
+static MAX_CONNECTIONS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_CONNECTIONS as u64);
+
+/// `ratelimit.max_connections` by default: room for many targets per process,
+/// far below the usual 1024 descriptors.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 
 pub fn on_error() -> OnError {
     match ON_ERROR.load(Ordering::Relaxed) {
@@ -66,6 +71,17 @@ pub fn redis_url() -> String {
 }
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.read().clone()
+}
+/// How many Redis connections one process keeps open at most.
+pub fn max_connections() -> usize {
+    MAX_CONNECTIONS.load(Ordering::Relaxed) as usize
+}
+
+/// A connection count as written in php.ini: a whole number 1..=65536.
+pub fn parse_count(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let n: u64 = s.parse().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit()))?;
+    (1..=65_536).contains(&n).then_some(n)
 }
 
 /// A timeout in seconds as written in php.ini: finite and > 0 (at most a day).
@@ -112,6 +128,15 @@ fn apply_key_prefix(v: &[u8]) -> bool {
     *KEY_PREFIX.write() = v.to_vec();
     true
 }
+fn apply_max_connections(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(parse_count) {
+        Some(n) => {
+            MAX_CONNECTIONS.store(n, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
 
 /// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
 /// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
@@ -138,7 +163,8 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 5] = [apply_redis_url, apply_connect_timeout, apply_timeout, apply_on_error, apply_key_prefix];
+static APPLIERS: [Apply; 6] =
+    [apply_redis_url, apply_connect_timeout, apply_timeout, apply_on_error, apply_key_prefix, apply_max_connections];
 
 const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
     let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
@@ -149,21 +175,23 @@ const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, 
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<6> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<7> = IniEntryDefs::new([
     entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
     entry(c"ratelimit.on_error", c"throw", 3),
     entry(c"ratelimit.key_prefix", c"", 4),
+    entry(c"ratelimit.max_connections", c"64", 5),
     IniEntryDef::end(),
 ]);
 
-pub const INI_NAMES: [&str; 5] = [
+pub const INI_NAMES: [&str; 6] = [
     "ratelimit.redis_url",
     "ratelimit.connect_timeout",
     "ratelimit.timeout",
     "ratelimit.on_error",
     "ratelimit.key_prefix",
+    "ratelimit.max_connections",
 ];
 
 pub fn register(module_number: i32) {
@@ -192,5 +220,17 @@ mod tests {
         assert_eq!(OnError::parse("deny"), Some(OnError::Deny));
         assert_eq!(OnError::parse("ignore"), None);
         assert_eq!(OnError::parse(""), None);
+    }
+
+    #[test]
+    fn max_connections_is_a_whole_positive_count() {
+        assert_eq!(parse_count("64"), Some(64));
+        assert_eq!(parse_count(" 1 "), Some(1));
+        assert_eq!(parse_count("65536"), Some(65_536));
+        for bad in ["0", "-1", "1.5", "", "abc", "65537", "+3", "1e3"] {
+            assert_eq!(parse_count(bad), None, "{bad}");
+        }
+        // The ini table's default (c"64") is the constant the pool starts with.
+        assert_eq!(parse_count("64"), Some(DEFAULT_MAX_CONNECTIONS as u64));
     }
 }

@@ -10,6 +10,7 @@ return [
         'ratelimit.timeout' => "seconds for one command's reply, default 1.0",
         'ratelimit.on_error' => 'throw|allow|deny when Redis fails at call time, default throw',
         'ratelimit.key_prefix' => 'prepended to every Redis key, read at construction, default ""',
+        'ratelimit.max_connections' => 'Redis connections one process keeps open at most (least recently used closed first), default 64',
     ],
     'limiter' => [
         'props' => [
@@ -21,6 +22,7 @@ return [
             'consume' => ['doc' => "Like isAllowed(), with the whole decision.\n@throws RateLimiterException"],
             'peek' => ['doc' => "Would a request of cost 1 be accepted now? Nothing is consumed.\n@throws RateLimiterException"],
             'reset' => ['doc' => "Deletes the key of \$id. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
+            '__debugInfo' => ['doc' => "What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection."],
         ],
     ],
     'classes' => [

@@ -10,6 +10,7 @@
 // ini ratelimit.timeout: seconds for one command's reply, default 1.0
 // ini ratelimit.on_error: throw|allow|deny when Redis fails at call time, default throw
 // ini ratelimit.key_prefix: prepended to every Redis key, read at construction, default ""
+// ini ratelimit.max_connections: Redis connections one process keeps open at most (least recently used closed first), default 64
 
 /**
  * Implemented by every limiter class.
@@ -111,6 +112,11 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     public ?int $remaining;
 
     /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
+
+    /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
      * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
      * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
@@ -147,7 +153,7 @@ class FixedWindowRateLimiter implements RateLimiterInterface
      * @param Redis|array|string|null $connection the connection, or the key in the short form
      * @param string|float $keyPrefix the key prefix, or the window in the short form
      */
-    public function __construct(mixed $connection, string|float|int $keyPrefix, float|int|null $window = null, int|null $limit = null) {}
+    public function __construct(#[\SensitiveParameter] mixed $connection, string|float|int $keyPrefix, float|int|null $window = null, int|null $limit = null) {}
 
 }
 
@@ -161,6 +167,11 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
      * The remaining count after this object's last call; null before any and after reset().
      */
     public ?int $remaining;
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -198,7 +209,7 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $window, int $limit, int $blocks = 0) on ratelimit.redis_url
      * @param Redis|array|string|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float|int $keyPrefix, float|int|null $windowSize = null, int|null $maxRequests = null, int|null $blocks = null) {}
+    public function __construct(#[\SensitiveParameter] mixed $connection, string|float|int $keyPrefix, float|int|null $windowSize = null, int|null $maxRequests = null, int|null $blocks = null) {}
 
 }
 
@@ -211,6 +222,11 @@ class TokenBucketRateLimiter implements RateLimiterInterface
      * The remaining count after this object's last call; null before any and after reset().
      */
     public ?int $remaining;
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -248,7 +264,7 @@ class TokenBucketRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
      * @param Redis|array|string|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float|int $keyPrefix, int|float|null $capacity = null, float|int|null $refillRate = null) {}
+    public function __construct(#[\SensitiveParameter] mixed $connection, string|float|int $keyPrefix, int|float|null $capacity = null, float|int|null $refillRate = null) {}
 
 }
 
@@ -261,6 +277,11 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * The remaining count after this object's last call; null before any and after reset().
      */
     public ?int $remaining;
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -298,7 +319,7 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
      * @param Redis|array|string|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|float|int $keyPrefix, int|float|null $bucketCapacity = null, float|int|null $leakRate = null, int|null $requestSize = null) {}
+    public function __construct(#[\SensitiveParameter] mixed $connection, string|float|int $keyPrefix, int|float|null $bucketCapacity = null, float|int|null $leakRate = null, int|null $requestSize = null) {}
 
 }
 
@@ -320,6 +341,11 @@ class GcraRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function throttle(string $id = '', int $quantity = 1): array {}
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -357,7 +383,7 @@ class GcraRateLimiter implements RateLimiterInterface
      * Short form: (string $key, int $maxBurst, int $count, float $period) on ratelimit.redis_url
      * @param Redis|array|string|null $connection the connection, or the key in the short form
      */
-    public function __construct(mixed $connection, string|int $keyPrefix, int|null $maxBurst = null, int|float|null $count = null, float|int|null $period = null) {}
+    public function __construct(#[\SensitiveParameter] mixed $connection, string|int $keyPrefix, int|null $maxBurst = null, int|float|null $count = null, float|int|null $period = null) {}
 
 }
 

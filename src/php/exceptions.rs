@@ -50,12 +50,18 @@ fn rate_limiter_exception() -> &'static ClassEntry {
 
 impl From<Error> for PhpException {
     fn from(e: Error) -> Self {
-        match e {
-            Error::Value(m) => PhpException::new(m, 0, ce::value_error()),
-            Error::Type(m) => PhpException::new(m, 0, ce::type_error()),
-            Error::ArgumentCount(m) => PhpException::new(m, 0, ce::argument_count_error()),
-            Error::Redis(m) => PhpException::new(m, 0, rate_limiter_exception()),
-        }
+        let (message, class) = match e {
+            Error::Value(m) => (m, ce::value_error()),
+            Error::Type(m) => (m, ce::type_error()),
+            Error::ArgumentCount(m) => (m, ce::argument_count_error()),
+            Error::Redis(m) => (m, rate_limiter_exception()),
+        };
+        // A NUL byte cannot cross into PHP's C-string message: escape it, so
+        // the right class is thrown whatever the input was.
+        let message = message.replace('\0', "\\0");
+        // PHP code we called threw or exited: that goes first (see `pending`).
+        super::pending::defer_to_pending(class, &message);
+        PhpException::new(message, 0, class)
     }
 }
 

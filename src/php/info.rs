@@ -22,14 +22,19 @@ pub extern "C" fn module_info(_module: *mut ModuleEntry) {
         info_table_row!("ratelimit.connect_timeout", format!("{}", settings::connect_timeout().as_secs_f64()));
         info_table_row!("ratelimit.timeout", format!("{}", settings::timeout().as_secs_f64()));
         info_table_row!("ratelimit.on_error", settings::on_error().name());
-        info_table_row!("ratelimit.key_prefix", String::from_utf8_lossy(&settings::key_prefix()).into_owned());
+        // shown_bytes: a NUL byte would make the row's C string panic.
+        info_table_row!("ratelimit.key_prefix", crate::redis::redact::shown_bytes(&settings::key_prefix()));
         info_table_end!();
 
         let slots = pool::state();
+        let stats = pool::stats();
         info_table_start!();
         info_table_header!("Connection pool (this process)", "State");
+        info_table_row!("max connections", stats.max_connections.to_string());
         info_table_row!("targets", slots.len().to_string());
         info_table_row!("open connections", slots.iter().filter(|s| s.connected).count().to_string());
+        info_table_row!("closed by the bound (least recently used)", stats.closed_by_bound.to_string());
+        info_table_row!("dropped (no connection, no limiter)", stats.dropped.to_string());
         for s in &slots {
             info_table_row!(
                 s.target.as_str(),

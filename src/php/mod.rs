@@ -1,11 +1,16 @@
 //! The PHP face: what PHP code sees and passes. Converts Zvals to plain Rust
 //! values, calls into `limiter`, and maps results and errors back to PHP.
+pub mod binding_errors;
 pub mod classes;
+pub mod coercion;
 pub mod connection;
+pub mod debug_info;
 pub mod exceptions;
 pub mod forms;
 pub mod info;
 pub mod interface;
+pub mod pending;
 pub mod result;
+pub mod sensitive;
 pub mod state;
 pub mod values;

@@ -7,6 +7,7 @@ use ext_php_rs::types::Zval;
 use crate::limiter::fixed_window::FixedWindow;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::rate_limiter_interface;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 use crate::rate_limiter_impl;
 
@@ -21,6 +22,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct FixedWindowRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(FixedWindowRateLimiter {
@@ -29,6 +31,6 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
             Ok(Box::new(FixedWindow::new(a.float("window")?, a.int("limit")?)?))
         })?;
-        Ok(FixedWindowRateLimiter { state })
+        Ok(FixedWindowRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
     }
 });

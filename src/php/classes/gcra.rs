@@ -10,6 +10,7 @@ use crate::limiter::gcra::{self, Gcra};
 use crate::php::exceptions::in_call;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::rate_limiter_interface;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 use crate::php::values::{Id, Int};
 use crate::rate_limiter_impl;
@@ -28,6 +29,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct GcraRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(GcraRateLimiter {
@@ -42,7 +44,7 @@ rate_limiter_impl!(GcraRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period], |a| {
             Ok(Box::new(Gcra::new(a.int("maxBurst")?, a.int("count")?, a.float("period")?)?))
         })?;
-        Ok(GcraRateLimiter { state })
+        Ok(GcraRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period]) })
     }
 
     /// redis-cell's `CL.THROTTLE key maxBurst count period quantity`:

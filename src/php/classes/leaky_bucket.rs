@@ -8,6 +8,7 @@ use ext_php_rs::types::Zval;
 use crate::limiter::leaky_bucket::LeakyBucket;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::rate_limiter_interface;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 use crate::rate_limiter_impl;
 
@@ -32,6 +33,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct LeakyBucketRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(LeakyBucketRateLimiter {
@@ -46,6 +48,6 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize], |a| {
             Ok(Box::new(LeakyBucket::new(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)?))
         })?;
-        Ok(LeakyBucketRateLimiter { state })
+        Ok(LeakyBucketRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize]) })
     }
 });

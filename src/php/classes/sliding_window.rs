@@ -8,6 +8,7 @@ use ext_php_rs::types::Zval;
 use crate::limiter::sliding_window::SlidingWindow;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::rate_limiter_interface;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 use crate::rate_limiter_impl;
 
@@ -25,6 +26,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct SlidingWindowRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(SlidingWindowRateLimiter {
@@ -40,6 +42,6 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
             Ok(Box::new(SlidingWindow::new(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)?))
         })?;
-        Ok(SlidingWindowRateLimiter { state })
+        Ok(SlidingWindowRateLimiter { state, policy: Policy::read(&SIGNATURE, &given) })
     }
 });

@@ -7,6 +7,7 @@ use ext_php_rs::types::Zval;
 use crate::limiter::token_bucket::TokenBucket;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::rate_limiter_interface;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 use crate::rate_limiter_impl;
 
@@ -22,6 +23,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct TokenBucketRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(TokenBucketRateLimiter {
@@ -30,6 +32,6 @@ rate_limiter_impl!(TokenBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
             Ok(Box::new(TokenBucket::new(a.int("capacity")?, a.float("refillRate")?)?))
         })?;
-        Ok(TokenBucketRateLimiter { state })
+        Ok(TokenBucketRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate]) })
     }
 });
