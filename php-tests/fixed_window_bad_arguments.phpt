@@ -85,7 +85,7 @@ ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is 
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
+ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) requests TLS (rediss://), which is not supported yet; nothing was sent
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) port must be of type int, string given
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given

@@ -21,7 +21,7 @@ use ext_php_rs::ffi::{zend_class_entry, zend_object, zend_read_property, zend_th
 use ext_php_rs::types::{ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ce, ExecutorGlobals};
 
-use super::sensitive::CLASSES;
+use super::sensitive::class_entries;
 
 const NOT_CONSTRUCTED: &str = "Failed to retrieve reference to `$this`";
 
@@ -53,18 +53,26 @@ unsafe extern "C" fn hook(ex: *mut zend_object) {
     }
 }
 
+/// `ZEND_INTERNAL_FUNCTION`: a function written in C (or Rust), like our methods.
+const INTERNAL_FUNCTION: u8 = 1;
+
 /// The running method when it is one of ours: (class, method, its arg names).
+/// This runs for every exception the application throws, so the common case
+/// (not ours) is settled by comparing pointers, before any string is read.
 fn our_method() -> Option<(String, String, Vec<String>)> {
     let globals = ExecutorGlobals::get();
     // SAFETY: the frame of the running internal method and its function
     // entry are alive while it throws; only read.
     unsafe {
         let func = globals.current_execute_data.as_ref()?.func.as_ref()?;
-        let scope = func.common.scope.as_ref()?;
-        let class = scope.name()?.to_string();
-        if !CLASSES.contains(&class.as_str()) {
+        if func.type_ != INTERNAL_FUNCTION {
             return None;
         }
+        let scope = func.common.scope.as_ref()?;
+        if !class_entries().iter().any(|ours| std::ptr::eq(*ours, scope)) {
+            return None;
+        }
+        let class = scope.name()?.to_string();
         let method = (func.common.function_name as *const ZendStr).as_ref()?.as_str().ok()?.to_string();
         let args = func.internal_function.arg_info;
         let names = (0..func.common.num_args as usize)
@@ -77,12 +85,12 @@ fn our_method() -> Option<(String, String, Vec<String>)> {
 
 unsafe fn rewrite(ex: *mut zend_object) {
     let Some(object) = (unsafe { (ex as *const ZendObject).as_ref() }) else { return };
+    let Some((class, method, args)) = our_method() else { return };
     let Some(message) = (unsafe { message_of(ex) }) else { return };
     let is_null_arg = message.strip_prefix("Argument `$").and_then(|r| r.strip_suffix("` must not be null"));
     if message != NOT_CONSTRUCTED && is_null_arg.is_none() {
         return;
     }
-    let Some((class, method, args)) = our_method() else { return };
     if message == NOT_CONSTRUCTED {
         let this = object_class_of_frame().filter(|t| *t != class);
         let how = this.map(|t| format!(" ({t}::__construct() must call parent::__construct())")).unwrap_or_default();

@@ -21,14 +21,10 @@ use ext_php_rs::zend::ClassEntry;
 
 use super::classes::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
 
-/// The classes whose constructor takes `$connection` first (by name, for
-/// `binding_errors`, which recognises their methods).
-pub const CLASSES: [&str; 5] =
-    ["FixedWindowRateLimiter", "SlidingWindowRateLimiter", "TokenBucketRateLimiter", "LeakyBucketRateLimiter", "GcraRateLimiter"];
-
-/// Their class entries, straight from the registration (the class table is
-/// not searchable by name until the first request).
-fn class_entries() -> [&'static ClassEntry; 5] {
+/// The limiter classes (their constructors take `$connection` first), straight
+/// from the registration: the class table is not searchable by name until the
+/// first request. `binding_errors` recognises their methods by these too.
+pub fn class_entries() -> [&'static ClassEntry; 5] {
     [
         fixed_window::FixedWindowRateLimiter::get_metadata().ce(),
         sliding_window::SlidingWindowRateLimiter::get_metadata().ce(),
