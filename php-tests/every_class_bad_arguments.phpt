@@ -301,7 +301,7 @@ connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connectio
 connection 'redis://h:99999': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
 connection 'redis://h:6379/x': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
 connection 'redis://:6379': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-connection 'rediss://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS (rediss://) is not supported yet): "rediss://h"
+connection 'rediss://h': ValueError: Class::__construct(): Argument #1 ($connection) requests TLS (rediss://), which is not supported yet; nothing was sent
 connection array('port'=>'abc',): TypeError: Class::__construct(): Argument #1 ($connection) port must be of type int, string given
 connection array('port'=>70000,): ValueError: Class::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
 connection array('index'=>-1,): ValueError: Class::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given

@@ -6,13 +6,14 @@ ini settings: defaults, PHP_INI_ALL changes, invalid values refused
 ratelimit.redis_url=redis://127.0.0.1:6379
 --FILE--
 <?php
-foreach (['redis_url', 'connect_timeout', 'timeout', 'on_error', 'key_prefix', 'block_cache', 'block_cache_size'] as $n) {
+foreach (['redis_url', 'connect_timeout', 'timeout', 'on_error', 'key_prefix', 'block_cache', 'block_cache_size', 'max_connections'] as $n) {
     echo "ratelimit.$n = ", var_export(ini_get("ratelimit.$n"), true), "\n";
 }
 echo "-- valid changes\n";
 var_dump(ini_set('ratelimit.on_error', 'deny'), ini_get('ratelimit.on_error'));
 var_dump(ini_set('ratelimit.timeout', '0.25') !== false, ini_get('ratelimit.timeout'));
 var_dump(ini_set('ratelimit.key_prefix', 'app1:') !== false);
+var_dump(ini_set('ratelimit.max_connections', '8'), ini_get('ratelimit.max_connections'));
 echo "-- invalid values are refused and the old value stays\n";
 var_dump(ini_set('ratelimit.on_error', 'maybe'), ini_get('ratelimit.on_error'));
 var_dump(ini_set('ratelimit.timeout', '-1'), ini_set('ratelimit.timeout', 'abc'), ini_set('ratelimit.connect_timeout', '0'));
@@ -20,6 +21,11 @@ var_dump(ini_get('ratelimit.timeout'));
 var_dump(ini_set('ratelimit.redis_url', 'http://example.com'), ini_get('ratelimit.redis_url'));
 var_dump(ini_set('ratelimit.block_cache', 'sometimes'), ini_set('ratelimit.block_cache_size', '0'), ini_set('ratelimit.block_cache_size', 'many'));
 var_dump(ini_set('ratelimit.block_cache', 'on'), ini_set('ratelimit.block_cache_size', '500'), ini_get('ratelimit.block_cache_size'));
+var_dump(ini_set('ratelimit.redis_url', 'rediss://:pw@127.0.0.1:6379'), ini_get('ratelimit.redis_url'));
+foreach (['0', '-3', '1.5', 'many', '65537'] as $bad) {
+    var_dump(ini_set('ratelimit.max_connections', $bad));
+}
+var_dump(ini_get('ratelimit.max_connections'));
 ?>
 --EXPECT--
 ratelimit.redis_url = 'redis://127.0.0.1:6379'
@@ -29,12 +35,15 @@ ratelimit.on_error = 'throw'
 ratelimit.key_prefix = ''
 ratelimit.block_cache = '0'
 ratelimit.block_cache_size = '10000'
+ratelimit.max_connections = '64'
 -- valid changes
 string(5) "throw"
 string(4) "deny"
 bool(true)
 string(4) "0.25"
 bool(true)
+string(2) "64"
+string(1) "8"
 -- invalid values are refused and the old value stays
 bool(false)
 string(4) "deny"
@@ -50,3 +59,11 @@ bool(false)
 string(1) "0"
 string(5) "10000"
 string(3) "500"
+bool(false)
+string(22) "redis://127.0.0.1:6379"
+bool(false)
+bool(false)
+bool(false)
+bool(false)
+bool(false)
+string(1) "8"

@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(7) {
+array(8) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -41,6 +41,8 @@ array(7) {
   string(21) "ratelimit.block_cache"
   [6]=>
   string(26) "ratelimit.block_cache_size"
+  [7]=>
+  string(25) "ratelimit.max_connections"
 }
 string $id = ''
 int $cost = 1

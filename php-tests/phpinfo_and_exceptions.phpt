@@ -47,10 +47,14 @@ ratelimit.on_error => deny => deny
 ratelimit.key_prefix => app: => app:
 ratelimit.block_cache => 0 => 0
 ratelimit.block_cache_size => 10000 => 10000
+ratelimit.max_connections => 64 => 64
 
 Connection pool (this process) => State
+max connections => 64
 targets => 1
 open connections => 1
+closed by the bound (least recently used) => 0
+dropped (no connection, no limiter) => 0
 redis://HOST:PORT => open, opened 1 time(s), 0 failure(s)
 
 Block cache (this process) => State

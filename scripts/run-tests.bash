@@ -48,7 +48,7 @@ extra=()
 # Shown: failures with their diffs and the summary; passes are only counted.
 php "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 --show-slow 5000 -j"${RATELIMIT_TEST_JOBS:-2}" \
   -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
-  "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
+  "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -a -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
 p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)
 p=${p:-0}; f=${f:-0}; b=${b:-0}; w=${w:-0}; l=${l:-0}; s=${s:-0}

@@ -27,6 +27,9 @@ function param(ReflectionParameter $p): string
 {
     $type = $p->getType();
     $out = ($type !== null ? "$type " : '') . ($p->isPassedByReference() ? '&' : '') . ($p->isVariadic() ? '...' : '') . '$' . $p->getName();
+    foreach ($p->getAttributes() as $attribute) {
+        $out = '#[\\' . $attribute->getName() . '] ' . $out;
+    }
     if ($p->isDefaultValueAvailable()) {
         $out .= ' = ' . literal($p->getDefaultValue());
     }

@@ -26,14 +26,17 @@ use php::interface::PhpInterfaceRateLimiterInterface;
 use php::register;
 use php::result::RateLimitResultObject;
 
-/// MINIT: ini entries, the exception class, the interface and the classes.
-/// The classes are registered here rather than with `ModuleBuilder::class`,
-/// which leaves no way to declare their typed readonly properties (see
-/// `php::register`). Runs outside any PHP call, so a panic is caught here and
-/// reported as a failed startup instead of an abort.
+/// MINIT: ini entries, the exception class, the interface and the classes,
+/// and the engine hooks that mark `$connection` sensitive and reword the
+/// binding's own errors. The classes are registered here rather than with
+/// `ModuleBuilder::class`, which leaves no way to declare their typed readonly
+/// properties (see `php::register`). Runs outside any PHP call, so a panic is
+/// caught here and reported as a failed startup instead of an abort.
 fn startup(_ty: i32, module_number: i32) -> i32 {
     let ok = std::panic::catch_unwind(|| -> Result<(), String> {
         settings::register(module_number);
+        php::sensitive::install();
+        php::binding_errors::install();
         php::exceptions::register().map_err(|e| e.to_string())?;
         register::interface::<PhpInterfaceRateLimiterInterface>()?;
         register::class::<RateLimitResultObject>()?;

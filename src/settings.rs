@@ -24,6 +24,11 @@ static REDIS_URL: RwLock<String> = RwLock::new(String::new());
 static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
 static BLOCK_CACHE: AtomicU8 = AtomicU8::new(0);
 static BLOCK_CACHE_SIZE: AtomicU64 = AtomicU64::new(10_000);
+static MAX_CONNECTIONS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_CONNECTIONS as u64);
+
+/// `ratelimit.max_connections` by default: room for many targets per process,
+/// far below the usual 1024 descriptors.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 
 pub fn on_error() -> OnError {
     match ON_ERROR.load(Ordering::Relaxed) {
@@ -48,6 +53,17 @@ pub fn block_cache() -> usize {
 }
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.read().clone()
+}
+/// How many Redis connections one process keeps open at most.
+pub fn max_connections() -> usize {
+    MAX_CONNECTIONS.load(Ordering::Relaxed) as usize
+}
+
+/// A connection count as written in php.ini: a whole number 1..=65536.
+pub fn parse_count(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let n: u64 = s.parse().ok().filter(|_| s.bytes().all(|b| b.is_ascii_digit()))?;
+    (1..=65_536).contains(&n).then_some(n)
 }
 
 /// A timeout in seconds as written in php.ini: finite and > 0 (at most a day).
@@ -121,6 +137,15 @@ fn apply_key_prefix(v: &[u8]) -> bool {
     *KEY_PREFIX.write() = v.to_vec();
     true
 }
+fn apply_max_connections(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(parse_count) {
+        Some(n) => {
+            MAX_CONNECTIONS.store(n, Ordering::Relaxed);
+            true
+        }
+        None => false,
+    }
+}
 
 /// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
 /// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
@@ -147,8 +172,16 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 7] =
-    [apply_redis_url, apply_connect_timeout, apply_timeout, apply_on_error, apply_key_prefix, apply_block_cache, apply_block_cache_size];
+static APPLIERS: [Apply; 8] = [
+    apply_redis_url,
+    apply_connect_timeout,
+    apply_timeout,
+    apply_on_error,
+    apply_key_prefix,
+    apply_block_cache,
+    apply_block_cache_size,
+    apply_max_connections,
+];
 
 const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
     let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
@@ -165,14 +198,15 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<8> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::info::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
     entry(c"ratelimit.on_error", c"throw", 3),
-    entry(c"ratelimit.key_prefix", c"", 4),
+    with_displayer(entry(c"ratelimit.key_prefix", c"", 4), crate::php::info::key_prefix_displayer),
     entry(c"ratelimit.block_cache", c"0", 5),
     entry(c"ratelimit.block_cache_size", c"10000", 6),
+    entry(c"ratelimit.max_connections", c"64", 7),
     IniEntryDef::end(),
 ]);
 
@@ -200,5 +234,17 @@ mod tests {
         for (s, b) in [("1", Some(true)), ("On", Some(true)), ("yes", Some(true)), ("0", Some(false)), ("off", Some(false)), ("", Some(false)), ("maybe", None)] {
             assert_eq!(parse_bool(s), b, "{s}");
         }
+    }
+
+    #[test]
+    fn max_connections_is_a_whole_positive_count() {
+        assert_eq!(parse_count("64"), Some(64));
+        assert_eq!(parse_count(" 1 "), Some(1));
+        assert_eq!(parse_count("65536"), Some(65_536));
+        for bad in ["0", "-1", "1.5", "", "abc", "65537", "+3", "1e3"] {
+            assert_eq!(parse_count(bad), None, "{bad}");
+        }
+        // The ini table's default (c"64") is the constant the pool starts with.
+        assert_eq!(parse_count("64"), Some(DEFAULT_MAX_CONNECTIONS as u64));
     }
 }

@@ -13,6 +13,7 @@ return [
         'ratelimit.key_prefix' => 'prepended to every Redis key, read at construction, default ""',
         'ratelimit.block_cache' => 'remember denials in process memory until their retryAfter has passed (no round trip for them), default 0',
         'ratelimit.block_cache_size' => 'entries the block cache holds per process (1..10000000), default 10000',
+        'ratelimit.max_connections' => 'Redis connections one process keeps open at most (least recently used closed first), default 64',
     ],
     'limiter' => [
         'props' => [
@@ -26,6 +27,7 @@ return [
             'reset' => ['doc' => "Deletes the key of \$id. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
             'consumeMany' => ['doc' => "consume(\$id, \$cost) for every id of \$ids, in order, in ONE round trip: exactly the answers\nof single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.\nAt most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is\nunreachable); with throw, the first failure throws after the whole batch ran.\n@param array<array-key, string> \$ids\n@return array<array-key, RateLimitResult>\n@throws RateLimiterException"],
             '__clone' => ['doc' => 'Limiters cannot be cloned (protected and final: `clone` throws an Error).'],
+            '__debugInfo' => ['doc' => "What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection."],
         ],
     ],
     'classes' => [

@@ -12,6 +12,7 @@
 // ini ratelimit.key_prefix: prepended to every Redis key, read at construction, default ""
 // ini ratelimit.block_cache: remember denials in process memory until their retryAfter has passed (no round trip for them), default 0
 // ini ratelimit.block_cache_size: entries the block cache holds per process (1..10000000), default 10000
+// ini ratelimit.max_connections: Redis connections one process keeps open at most (least recently used closed first), default 64
 
 /**
  * Implemented by every limiter class.
@@ -139,6 +140,11 @@ final class CompoundRateLimiter implements RateLimiterInterface
     public function __construct(array $limiters) {}
 
     /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
+
+    /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
      * @param string $id binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty
      * @throws RateLimiterException when Redis fails and ratelimit.on_error is throw
@@ -210,7 +216,12 @@ class FixedWindowRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $window, int $limit) on ratelimit.redis_url
      * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
+    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -278,7 +289,12 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $window, int $limit, int $blocks = 0) on ratelimit.redis_url
      * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
+    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -345,7 +361,12 @@ class TokenBucketRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
      * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
+    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -412,7 +433,12 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
      * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
+    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.
@@ -479,7 +505,7 @@ class GcraRateLimiter implements RateLimiterInterface
      * Short form: (string $key, int $maxBurst, int $count, float $period) on ratelimit.redis_url
      * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(Redis|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
+    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
 
     /**
      * Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:
@@ -489,6 +515,11 @@ class GcraRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function throttle(string $id = '', int $quantity = 1): array {}
+
+    /**
+     * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
+     */
+    public function __debugInfo(): array {}
 
     /**
      * Takes $cost units for $id if they fit; false (and nothing taken) otherwise.

@@ -9,7 +9,8 @@ use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
 
 use super::values::{self, type_name};
 use crate::error::{Error, Result};
-use crate::redis::target::{parse_dsn, Target, DEFAULT_PORT};
+use crate::redis::redact::shown;
+use crate::redis::target::{parse_dsn, tls_refused, Target, DEFAULT_PORT};
 use crate::settings;
 
 /// Timeouts the connection argument asked for; the ini settings fill the rest.
@@ -65,14 +66,17 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
     if host.is_empty() {
         return Err(Error::value(param, "host must not be empty"));
     }
+    if host.contains('\0') {
+        return Err(Error::value(param, format!("host must not contain a NUL byte, \"{}\" given", shown(host))));
+    }
     if host.starts_with('/') {
         return Ok(Target::unix(host));
     }
     if let Some(path) = host.strip_prefix("unix://") {
         return Ok(Target::unix(path));
     }
-    if host.starts_with("tls://") || host.starts_with("ssl://") {
-        return Err(Error::value(param, "TLS connections are not supported yet"));
+    if let Some((scheme, _)) = host.split_once("://").filter(|(s, _)| is_tls_scheme(s)) {
+        return Err(tls_refused(&format!("host {scheme}://")));
     }
     let port = match port {
         None | Some(0) | Some(-1) => DEFAULT_PORT,
@@ -111,7 +115,46 @@ fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
     Ok(())
 }
 
+/// The names phpredis, Predis and Laravel configs use to ask for TLS.
+fn is_tls_scheme(scheme: &str) -> bool {
+    ["tls", "ssl", "rediss", "valkeys"].iter().any(|t| t.eq_ignore_ascii_case(scheme))
+}
+
+/// An array that asks for TLS (`'scheme' => 'tls'`, `'ssl' => [...]`, a
+/// stream context with ssl options) is refused, since connecting in clear
+/// text instead would send its password unencrypted; an unknown scheme is an
+/// error rather than silently plain TCP.
+fn refuse_tls(a: &ZendHashTable) -> Result<()> {
+    if let Some(z) = a.get("scheme").map(Zval::dereference).filter(|z| !z.is_null()) {
+        let Some(scheme) = z.str() else {
+            return Err(Error::value("connection", format!("scheme must be a string, {} given", type_name(z))));
+        };
+        if is_tls_scheme(scheme) {
+            return Err(tls_refused(&format!("'scheme' => '{}'", shown(scheme))));
+        }
+        if !["", "tcp", "redis"].iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
+            return Err(Error::value("connection", format!("scheme must be \"tcp\" or \"redis\" (TLS is not supported yet), \"{}\" given", shown(scheme))));
+        }
+    }
+    let asked = |z: Option<&Zval>| {
+        z.map(Zval::dereference).is_some_and(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.len() == 0)))
+    };
+    for key in ["ssl", "tls"] {
+        if asked(a.get(key)) {
+            return Err(tls_refused(&format!("'{key}' options")));
+        }
+    }
+    if let Some(context) = a.get("context").and_then(|z| z.dereference().array()) {
+        let stream = context.get("stream").and_then(|z| z.dereference().array());
+        if asked(context.get("ssl")) || stream.is_some_and(|s| s.len() > 0) {
+            return Err(tls_refused("'context' ssl options"));
+        }
+    }
+    Ok(())
+}
+
 fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
+    refuse_tls(a)?;
     let host = match a.get("host").map(Zval::dereference) {
         None => "127.0.0.1".to_string(),
         Some(z) if z.is_null() => "127.0.0.1".to_string(),
@@ -141,9 +184,10 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
 fn call(redis: &Zval, method: &str) -> Result<Zval> {
     let out = redis.try_call_method(method, vec![]);
     if ext_php_rs::zend::ExecutorGlobals::has_exception() {
-        // The object threw (phpredis does when it has no socket): keep ours, not its.
-        drop(ext_php_rs::zend::ExecutorGlobals::take_exception());
-        return Err(Error::value("connection", "is a Redis object that is not connected"));
+        // PHP code ran and threw (or called exit()): it stays pending, and
+        // `php::pending` lets it through, or chains it as our `previous`
+        // when it is phpredis's own "not connected".
+        return Err(Error::value("connection", format!("is a Redis object that could not be read: Redis::{method}() threw")));
     }
     out.map_err(|e| Error::value("connection", format!("could not read Redis::{method}(): {e}")))
 }

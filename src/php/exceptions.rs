@@ -59,10 +59,19 @@ fn class_of(e: &Error) -> &'static ClassEntry {
     }
 }
 
+/// The exception to throw. A NUL byte cannot cross into PHP's C-string
+/// message: it is escaped, so the right class is thrown whatever the input
+/// was. When PHP code we called threw or exited, that goes first (`pending`).
+fn throwable(message: String, class: &'static ClassEntry) -> PhpException {
+    let message = message.replace('\0', "\\0");
+    super::pending::defer_to_pending(class, &message);
+    PhpException::new(message, 0, class)
+}
+
 /// An error outside any PHP call's arguments, as it reads.
 impl From<Error> for PhpException {
     fn from(e: Error) -> Self {
-        PhpException::new(e.to_string(), 0, class_of(&e))
+        throwable(e.to_string(), class_of(&e))
     }
 }
 
@@ -82,7 +91,7 @@ pub fn message_in_call(e: &Error, function: &str, params: &[&str]) -> String {
 
 /// The PHP exception for `e` raised by `function(params…)`.
 pub fn in_call(e: Error, function: &str, params: &[&str]) -> PhpException {
-    PhpException::new(message_in_call(&e, function, params), 0, class_of(&e))
+    throwable(message_in_call(&e, function, params), class_of(&e))
 }
 
 #[cfg(test)]

@@ -28,10 +28,14 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         unsafe { display_ini_entries(module) };
 
         let slots = pool::state();
+        let stats = pool::stats();
         info_table_start!();
         info_table_header!("Connection pool (this process)", "State");
+        info_table_row!("max connections", stats.max_connections.to_string());
         info_table_row!("targets", slots.len().to_string());
         info_table_row!("open connections", slots.iter().filter(|s| s.connected).count().to_string());
+        info_table_row!("closed by the bound (least recently used)", stats.closed_by_bound.to_string());
+        info_table_row!("dropped (no connection, no limiter)", stats.dropped.to_string());
         for s in &slots {
             info_table_row!(
                 s.target.as_str(),
@@ -66,9 +70,23 @@ const DISPLAY_ORIG: c_int = 1;
 /// # Safety
 /// Called by the engine's phpinfo() with one of its ini entries.
 pub unsafe extern "C" fn redis_url_displayer(entry: *mut zend_ini_entry, ty: c_int) {
+    unsafe { display(entry, ty, |bytes| crate::redis::redact::redact_dsn(&String::from_utf8_lossy(bytes))) }
+}
+
+/// The displayer of `ratelimit.key_prefix`: a NUL byte shown as `\0`, not written raw.
+///
+/// # Safety
+/// Called by the engine's phpinfo() with one of its ini entries.
+pub unsafe extern "C" fn key_prefix_displayer(entry: *mut zend_ini_entry, ty: c_int) {
+    unsafe { display(entry, ty, |bytes| String::from_utf8_lossy(bytes).replace('\0', "\\0")) }
+}
+
+/// Writes an ini entry's value (or its original one) as `shown` renders it,
+/// in phpinfo()'s text or HTML form.
+unsafe fn display(entry: *mut zend_ini_entry, ty: c_int, shown: impl Fn(&[u8]) -> String) {
     let Some(entry) = (unsafe { entry.as_ref() }) else { return };
     let value = if ty == DISPLAY_ORIG && entry.modified != 0 { entry.orig_value } else { entry.value };
-    let text = unsafe { value.cast::<ZendStr>().as_ref() }.map(|s| redact_password(&String::from_utf8_lossy(s.as_bytes()))).unwrap_or_default();
+    let text = unsafe { value.cast::<ZendStr>().as_ref() }.map(|s| shown(s.as_bytes())).unwrap_or_default();
     let as_text = unsafe { ext_php_rs_sapi_module().as_ref() }.is_none_or(|s| s.phpinfo_as_text != 0);
     match (text.is_empty(), as_text) {
         (true, true) => write("no value"),
@@ -80,27 +98,4 @@ pub unsafe extern "C" fn redis_url_displayer(entry: *mut zend_ini_entry, ty: c_i
 
 fn write(text: &str) {
     unsafe { php_output_write(text.as_ptr().cast(), text.len()) };
-}
-
-/// `scheme://user:secret@host` → `scheme://user:***@host`; anything else unchanged.
-fn redact_password(dsn: &str) -> String {
-    let (Some(scheme_end), Some(at)) = (dsn.find("://"), dsn.rfind('@')) else { return dsn.to_string() };
-    match dsn[..at].get(scheme_end + 3..).and_then(|creds| creds.find(':')) {
-        Some(colon) => format!("{}:***{}", &dsn[..scheme_end + 3 + colon], &dsn[at..]),
-        None => dsn.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::redact_password;
-
-    #[test]
-    fn only_the_password_is_hidden() {
-        assert_eq!(redact_password("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
-        assert_eq!(redact_password("redis://:pw@h:1/2"), "redis://:***@h:1/2");
-        assert_eq!(redact_password("redis://user:p:w@h"), "redis://user:***@h");
-        assert_eq!(redact_password("redis://user@h"), "redis://user@h");
-        assert_eq!(redact_password("unix:///tmp/r.sock?db=1"), "unix:///tmp/r.sock?db=1");
-    }
 }

@@ -61,6 +61,12 @@ macro_rules! rate_limiter_impl {
         impl $class {
             $($items)*
 
+            /// What `var_dump()` shows: class, key prefix, policy, remaining; never a password.
+            #[php(name = "__debugInfo")]
+            pub fn debug_info(&self) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendHashTable>> {
+                $crate::php::debug_info::debug_info(&self.state, &self.policy)
+            }
+
             /// Takes `cost` units for `id` if they fit; false (and nothing taken) otherwise.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn is_allowed(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::values::Id, cost: $crate::php::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {

@@ -1,7 +1,10 @@
 //! The PHP face: what PHP code sees and passes. Converts Zvals to plain Rust
 //! values, calls into `limiter`, and maps results and errors back to PHP.
+pub mod binding_errors;
 pub mod classes;
+pub mod coercion;
 pub mod connection;
+pub mod debug_info;
 pub mod exceptions;
 pub mod forms;
 pub mod header_style_arg;
@@ -12,7 +15,9 @@ pub mod interface;
 pub mod limiter_class;
 pub mod register;
 pub mod remaining;
+pub mod pending;
 pub mod result;
+pub mod sensitive;
 pub mod state;
 pub mod values;
 pub mod zend_api;

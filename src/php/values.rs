@@ -1,7 +1,8 @@
 //! Reading PHP values the way PHP's own coercive (non-strict) typing does:
 //! an int parameter takes an int, an integral float or a numeric string; a
 //! float parameter takes an int, a float or a numeric string; a string
-//! parameter takes a string, an int or a float. Anything else is a TypeError.
+//! parameter takes a string, an int, a float or a `Stringable` object (not
+//! under `strict_types`). Anything else is a TypeError.
 
 use std::borrow::Cow;
 
@@ -21,7 +22,8 @@ pub fn type_name(z: &Zval) -> String {
         DataType::Double => "float".into(),
         DataType::String => "string".into(),
         DataType::Array => "array".into(),
-        DataType::Object(_) => z.object().and_then(|o| o.get_class_name().ok()).unwrap_or_else(|| "object".into()),
+        // An anonymous class's name goes on after a NUL byte; PHP shows the part before.
+        DataType::Object(_) => z.object().and_then(|o| o.get_class_name().ok()).map_or_else(|| "object".into(), |n| n.split('\0').next().unwrap_or("").to_string()),
         _ => "resource".into(),
     }
 }
@@ -64,6 +66,9 @@ fn bytes_value(z: &Zval) -> std::result::Result<Cow<'_, [u8]>, Invalid> {
     }
     if let Some(f) = z.double() {
         return Ok(Cow::Owned(php_float_string(f).into_bytes()));
+    }
+    if let Some(s) = super::coercion::stringable(z) {
+        return s.map(Cow::Owned);
     }
     Err(wrong_type("string", z))
 }
@@ -125,6 +130,10 @@ impl StubLiteral for Id {
 impl<'a> FromZval<'a> for Id {
     const TYPE: DataType = DataType::String;
     fn from_zval(z: &'a Zval) -> Option<Self> {
+        // Under strict_types a `string` parameter takes strings only, as PHP's own do.
+        if !z.dereference().is_string() && super::coercion::caller_is_strict() {
+            return Some(Id(Err(wrong_type("string", z))));
+        }
         Some(Id(bytes_value(z).map(Cow::into_owned)))
     }
 }

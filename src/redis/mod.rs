@@ -4,6 +4,7 @@
 //! fixed window's scriptless fast path (`counter`).
 pub mod counter;
 pub mod pool;
+pub mod redact;
 pub mod resp;
 pub mod script;
 pub mod scripts;

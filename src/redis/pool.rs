@@ -1,6 +1,14 @@
 //! The per-process connection pool: one connection per `Target`, opened lazily,
 //! kept across calls and across the requests of a PHP-FPM worker.
 //!
+//! Bounded, so a process that meets many targets (one per db number, per
+//! tenant…) never runs out of file descriptors:
+//! - at most `ratelimit.max_connections` connections are open; opening one
+//!   more closes the least recently used idle one first;
+//! - a slot no limiter holds any more is dropped once it has no open
+//!   connection (it failed, or the bound closed it), so failed targets do not
+//!   pile up; a slot a limiter still holds stays, and reconnects on its next call.
+//!
 //! Three rules keep a decision from ever being read off the wrong reply:
 //! - a connection remembers the PID that opened it; after `fork()` the child
 //!   sees a foreign PID and opens its own (the parent's socket is shared with
@@ -42,18 +50,67 @@ pub struct Slot {
     live: Mutex<Option<Live>>,
     opened: AtomicU64,
     failures: AtomicU64,
+    /// `TICK` at the last call: the least recently used connection closes first.
+    last_used: AtomicU64,
 }
 
 static POOL: Lazy<Mutex<HashMap<Target, Arc<Slot>>>> = Lazy::new(Default::default);
+/// A logical clock for least-recently-used order (cheaper than reading time).
+static TICK: AtomicU64 = AtomicU64::new(0);
+/// Connections closed by the bound; slots dropped for want of a connection.
+static CLOSED_BY_BOUND: AtomicU64 = AtomicU64::new(0);
+static DROPPED: AtomicU64 = AtomicU64::new(0);
 
 /// The slot for `target`, created on first use. No connection is opened here.
 pub fn slot(target: Target) -> Arc<Slot> {
     let mut pool = POOL.lock();
-    pool.entry(target.clone())
-        .or_insert_with(|| {
-            Arc::new(Slot { target, live: Mutex::new(None), opened: AtomicU64::new(0), failures: AtomicU64::new(0) })
+    if let Some(slot) = pool.get(&target) {
+        return slot.clone();
+    }
+    let slot = Arc::new(Slot {
+        target: target.clone(),
+        live: Mutex::new(None),
+        opened: AtomicU64::new(0),
+        failures: AtomicU64::new(0),
+        last_used: AtomicU64::new(TICK.fetch_add(1, Ordering::Relaxed)),
+    });
+    pool.insert(target, slot.clone());
+    enforce_bound(&mut pool, &slot);
+    slot
+}
+
+/// Keeps the pool within its bound; `keep` is the slot in use right now.
+/// Slots busy in a call (locked) are left alone.
+fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
+    let pid = std::process::id();
+    // (open, last used, target) of every idle slot but `keep`.
+    let mut idle: Vec<(bool, u64, Target)> = pool
+        .values()
+        .filter(|s| !Arc::ptr_eq(s, keep))
+        .filter_map(|s| {
+            let live = s.live.try_lock()?;
+            Some((live.as_ref().is_some_and(|l| l.pid == pid), s.last_used.load(Ordering::Relaxed), s.target.clone()))
         })
-        .clone()
+        .collect();
+    let open = pool.values().filter(|s| s.live.try_lock().map_or(true, |l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
+    let excess = open.saturating_sub(crate::settings::max_connections());
+    idle.sort_by_key(|(open, used, _)| (*open, *used));
+    let lru_open = idle.iter_mut().filter(|(open, _, _)| *open).take(excess);
+    for (open, _, target) in lru_open {
+        if let Some(mut live) = pool.get(target).and_then(|s| s.live.try_lock()) {
+            // Dropping the connection closes its socket: the descriptor goes back to the process.
+            *live = None;
+            CLOSED_BY_BOUND.fetch_add(1, Ordering::Relaxed);
+        }
+        *open = false;
+    }
+    // Without a connection, a slot no limiter holds is only memory: drop it.
+    for (_, _, target) in idle.into_iter().filter(|(open, _, _)| !open) {
+        if pool.get(&target).is_some_and(|s| Arc::strong_count(s) == 1) {
+            pool.remove(&target);
+            DROPPED.fetch_add(1, Ordering::Relaxed);
+        }
+    }
 }
 
 /// What `php --ri ratelimit` shows of the pool.
@@ -62,6 +119,21 @@ pub struct SlotState {
     pub connected: bool,
     pub opened: u64,
     pub failures: u64,
+}
+
+/// Pool-wide numbers for `php --ri ratelimit`.
+pub struct PoolStats {
+    pub max_connections: usize,
+    pub closed_by_bound: u64,
+    pub dropped: u64,
+}
+
+pub fn stats() -> PoolStats {
+    PoolStats {
+        max_connections: crate::settings::max_connections(),
+        closed_by_bound: CLOSED_BY_BOUND.load(Ordering::Relaxed),
+        dropped: DROPPED.load(Ordering::Relaxed),
+    }
 }
 
 pub fn state() -> Vec<SlotState> {
@@ -92,7 +164,20 @@ impl Slot {
     /// idle timeout) is replaced and `op` is tried once more: the server closed
     /// it before our command, so the command was never run. A timeout is never
     /// retried, since the command may have run.
-    pub fn run<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut ::redis::Connection) -> RedisResult<T>) -> Result<T> {
+    pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut ::redis::Connection) -> RedisResult<T>) -> Result<T> {
+        self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+        let opened = self.opened.load(Ordering::Relaxed);
+        let failures = self.failures.load(Ordering::Relaxed);
+        let result = self.run_locked(timeouts, op);
+        // A connection opened (one more descriptor) or one lost (a slot that
+        // may be garbage now): the only moments the bound can be crossed.
+        if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
+            enforce_bound(&mut POOL.lock(), self);
+        }
+        result
+    }
+
+    fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut ::redis::Connection) -> RedisResult<T>) -> Result<T> {
         let mut guard = self.live.lock();
         let pid = std::process::id();
         if guard.as_ref().is_some_and(|l| l.pid != pid) {
@@ -131,7 +216,7 @@ impl Slot {
     /// `run` for a pipeline whose replies each succeed or fail alone (a
     /// foreign key fails its own call, not the batch).
     pub fn run_many<T>(
-        &self,
+        self: &Arc<Self>,
         timeouts: Timeouts,
         op: impl FnMut(&mut ::redis::Connection) -> RedisResult<Vec<RedisResult<T>>>,
     ) -> Result<Vec<Result<T>>> {

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::redact::{shown, shown_dsn};
 use crate::error::{Error, Result};
 
 pub const DEFAULT_PORT: u16 = 6379;
@@ -34,19 +35,20 @@ impl Target {
     }
 }
 
-/// Shown by `php --ri` and in error messages: never the password.
+/// Shown by `php --ri`, `var_dump()` and in error messages: never the
+/// password, and no NUL byte (PHP could not carry it).
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.address {
-            Address::Tcp { host, port } if host.contains(':') => write!(f, "redis://[{host}]:{port}")?,
-            Address::Tcp { host, port } => write!(f, "redis://{host}:{port}")?,
-            Address::Unix { path } => write!(f, "unix://{path}")?,
+            Address::Tcp { host, port } if host.contains(':') => write!(f, "redis://[{}]:{port}", shown(host))?,
+            Address::Tcp { host, port } => write!(f, "redis://{}:{port}", shown(host))?,
+            Address::Unix { path } => write!(f, "unix://{}", shown(path))?,
         }
         if self.db != 0 {
             write!(f, " db {}", self.db)?;
         }
         if let Some(user) = &self.username {
-            write!(f, " user {user}")?;
+            write!(f, " user {}", shown(user))?;
         }
         Ok(())
     }
@@ -59,21 +61,14 @@ impl fmt::Debug for Target {
 }
 
 fn bad_dsn(dsn: &str, why: &str) -> Error {
-    Error::value("connection", format!("is not a valid Redis DSN ({why}): \"{}\"", redact(dsn)))
+    Error::value("connection", format!("is not a valid Redis DSN ({why}): \"{}\"", shown_dsn(dsn)))
 }
 
-/// The DSN with any password replaced, fit for an error message.
-fn redact(dsn: &str) -> String {
-    match (dsn.find("://"), dsn.rfind('@')) {
-        (Some(s), Some(at)) if at > s => {
-            let creds = &dsn[s + 3..at];
-            match creds.find(':') {
-                Some(c) => format!("{}{}:***{}", &dsn[..s + 3], &creds[..c], &dsn[at..]),
-                None => dsn.to_string(),
-            }
-        }
-        _ => dsn.to_string(),
-    }
+/// TLS was asked for. It is not supported yet, and connecting in clear text
+/// instead would send the password (and every key) unencrypted: refuse before
+/// a byte is sent.
+pub fn tls_refused(how: &str) -> Error {
+    Error::value("connection", format!("requests TLS ({how}), which is not supported yet; nothing was sent"))
 }
 
 /// Parses `redis://[[user]:password@]host[:port][/db]` and
@@ -85,7 +80,7 @@ pub fn parse_dsn(dsn: &str) -> Result<Target> {
     match scheme.to_ascii_lowercase().as_str() {
         "redis" => parse_tcp(dsn, rest),
         "unix" => parse_unix(dsn, rest),
-        "rediss" => Err(bad_dsn(dsn, "TLS (rediss://) is not supported yet")),
+        tls @ ("rediss" | "tls" | "ssl" | "valkeys") => Err(tls_refused(&format!("{tls}://"))),
         _ => Err(bad_dsn(dsn, "unknown scheme, expected redis:// or unix://")),
     }
 }
@@ -141,7 +136,7 @@ fn split_host_port(dsn: &str, hostport: &str) -> Result<(String, u16)> {
     if host.is_empty() {
         return Err(bad_dsn(dsn, "missing host"));
     }
-    if host.chars().any(|c| c.is_whitespace() || c == '/' || c == '@') {
+    if host.chars().any(|c| c.is_whitespace() || c.is_control() || c == '/' || c == '@') {
         return Err(bad_dsn(dsn, "invalid host"));
     }
     let port = match port {
@@ -161,6 +156,9 @@ fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
     };
     if !path.starts_with('/') || path.len() < 2 {
         return Err(bad_dsn(dsn, "unix:// needs an absolute socket path, as in unix:///run/redis.sock"));
+    }
+    if path.contains('\0') {
+        return Err(bad_dsn(dsn, "the socket path contains a NUL byte"));
     }
     let mut target = Target::unix(path);
     for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
@@ -250,7 +248,7 @@ mod tests {
         for dsn in [
             "", "127.0.0.1:6379", "redis://", "redis://:6379", "redis://h:0", "redis://h:65536",
             "redis://h:abc", "redis://h:-1", "redis://h/x", "redis://h/-1", "http://h", "redis://h?db=1",
-            "redis://[::1", "redis://a b", "redis://u:%zz@h", "rediss://h",
+            "redis://[::1", "redis://a b", "redis://u:%zz@h", "rediss://h", "redis://a\0b", "unix:///tmp/a\0b",
         ] {
             assert!(err(dsn).starts_with("$connection "), "{dsn}");
         }
@@ -261,8 +259,26 @@ mod tests {
     }
 
     #[test]
+    fn tls_schemes_are_refused_as_not_supported() {
+        for dsn in ["rediss://:pw@127.0.0.1:6379", "REDISS://h", "tls://h:1", "ssl://h", "valkeys://h"] {
+            let m = err(dsn);
+            assert!(m.contains("TLS") && m.contains("not supported yet"), "{dsn}: {m}");
+            assert!(!m.contains("pw@"), "{m}");
+        }
+    }
+
+    #[test]
+    fn display_escapes_nul_bytes() {
+        let t = Target { address: Address::Tcp { host: "a\0b".into(), port: 1 }, username: Some("u\0".into()), password: None, db: 0 };
+        assert_eq!(t.to_string(), "redis://a\\0b:1 user u\\0");
+    }
+
+    #[test]
     fn errors_and_display_never_show_the_password() {
         assert!(!err("redis://u:topsecret@h:0").contains("topsecret"));
+        assert!(!err("redis://topsecretpw@127.0.0.1:0").contains("topsecretpw"));
+        assert!(!err("unix:///tmp/x.sock?password=topsecret&bogus=1").contains("topsecret"));
+        assert!(err(&format!("redis://{}:0", "h".repeat(1 << 20))).len() < 400);
         assert!(!format!("{}", ok("redis://u:topsecret@h")).contains("topsecret"));
         assert_eq!(format!("{}", ok("redis://u:pw@h:7/2")), "redis://h:7 db 2 user u");
     }

@@ -15,6 +15,7 @@ use super::leaky_bucket::LeakyBucketRateLimiter;
 use super::sliding_window::SlidingWindowRateLimiter;
 use super::token_bucket::TokenBucketRateLimiter;
 use crate::error::Invalid;
+use crate::php::debug_info::Policy;
 use crate::php::exceptions::in_call;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::register::Finish;
@@ -74,6 +75,8 @@ impl<'a> FromZval<'a> for Members<'a> {
 #[php(flags = ClassFlags::Final)]
 pub struct CompoundRateLimiter {
     state: LimiterState,
+    /// No numbers of its own: `__debugInfo` shows the class and the first member's key prefix.
+    policy: Policy,
 }
 
 rate_limiter_impl!(CompoundRateLimiter {
@@ -85,7 +88,7 @@ rate_limiter_impl!(CompoundRateLimiter {
         };
         let state = make().map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &["limiters"]))?;
         remaining::initialize::<Self>();
-        Ok(CompoundRateLimiter { state })
+        Ok(CompoundRateLimiter { state, policy: Policy::default() })
     }
 });
 

@@ -10,6 +10,7 @@ use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 
 
@@ -24,6 +25,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct FixedWindowRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(FixedWindowRateLimiter {
@@ -33,7 +35,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
             fixed_window::policy(a.float("window")?, a.int("limit")?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(FixedWindowRateLimiter { state })
+        Ok(FixedWindowRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
     }
 });
 

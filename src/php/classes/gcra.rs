@@ -13,6 +13,7 @@ use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
 use crate::php::register::Finish;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 use crate::php::values::{Id, Int};
 
@@ -31,6 +32,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct GcraRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(GcraRateLimiter {
@@ -46,7 +48,7 @@ rate_limiter_impl!(GcraRateLimiter {
             gcra::policy(a.int("maxBurst")?, a.int("count")?, a.float("period")?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(GcraRateLimiter { state })
+        Ok(GcraRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period]) })
     }
 
     /// redis-cell's `CL.THROTTLE key maxBurst count period quantity`:

@@ -11,6 +11,7 @@ use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, INT, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 
 
@@ -35,6 +36,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct LeakyBucketRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(LeakyBucketRateLimiter {
@@ -50,7 +52,7 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
             leaky_bucket::policy(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(LeakyBucketRateLimiter { state })
+        Ok(LeakyBucketRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize]) })
     }
 });
 

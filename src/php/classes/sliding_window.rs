@@ -11,6 +11,7 @@ use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, INT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 
 
@@ -28,6 +29,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct SlidingWindowRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(SlidingWindowRateLimiter {
@@ -44,7 +46,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
             sliding_window::policy(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(SlidingWindowRateLimiter { state })
+        Ok(SlidingWindowRateLimiter { state, policy: Policy::read(&SIGNATURE, &given) })
     }
 });
 

@@ -10,6 +10,7 @@ use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
+use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
 
 
@@ -25,6 +26,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct TokenBucketRateLimiter {
     state: LimiterState,
+    policy: Policy,
 }
 
 rate_limiter_impl!(TokenBucketRateLimiter {
@@ -34,7 +36,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
             token_bucket::policy(a.int("capacity")?, a.float("refillRate")?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(TokenBucketRateLimiter { state })
+        Ok(TokenBucketRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate]) })
     }
 });
 
