@@ -50,9 +50,12 @@ install)
   ;;
 uninstall)
   if [ "$debian" = 1 ] && [ -f "$ini" ]; then
-    # -p: also forget phpenmod's record of who enabled it.
-    phpdismod -v "$version" -p ratelimit
-    echo "disabled with phpdismod -v $version -p ratelimit"
+    # -p: also forget phpenmod's record of who enabled it. One SAPI per call:
+    # with several, phpdismod -p forgets the record of the last one only.
+    for sapi in $(phpquery -S -v "$version"); do
+      phpdismod -v "$version" -s "$sapi" -p ratelimit
+    done
+    echo "disabled with phpdismod -v $version -s <each SAPI> -p ratelimit"
   fi
   if [ -f "$ini" ] && ! cmp -s "$ours" "$ini"; then
     echo "kept $ini: it differs from ours (edited?); remove it by hand if you no longer want it"
