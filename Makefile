@@ -2,13 +2,13 @@
 SHELL := /bin/bash
 PHP ?= php
 PHP_CONFIG ?= php-config
-DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils
+DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils dpkg-dev gnuplot-nox
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
 
 
-.PHONY: help deps build test test-faults test-valgrind test-php test-fpm demo install uninstall deb stubs check-stubs bench plots clean
+.PHONY: help deps build test test-faults test-valgrind test-php test-fpm demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -53,6 +53,12 @@ install: $(SO) ## the .so into php-config's extension dir, ratelimit.ini enabled
 uninstall: ## remove what make install put in place (an edited ini is kept, and said so)
 	scripts/install.bash uninstall "$(SO)" "$(PHP_CONFIG)"
 
+check-packaging: $(SO) ## make deb + apt install + smoke test + purge, make install/uninstall, the phpize path; installs for real (shared machine: scripts/isolated.bash make check-packaging)
+	scripts/check-packaging.bash
+
+deb: $(SO) ## Debian package dist/php8.2-ratelimit_<version>_<arch>.deb (apt install ./dist/php8.2-ratelimit_*.deb)
+	scripts/build-deb.bash "$(SO)" "$(PHP_CONFIG)"
+
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
 
@@ -61,6 +67,9 @@ check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extens
 
 bench: $(SO) ## speed against phpredis userland limiters in the same run (ratios, not absolute times)
 	scripts/bench.bash
+
+plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every algorithm against a redis-server (gnuplot)
+	scripts/plots.bash
 
 clean: ## remove build output
 	cargo clean

@@ -46,7 +46,8 @@ install)
     phpenmod -v "$version" ratelimit
     echo "enabled with phpenmod -v $version ratelimit: $(ls /etc/php/"$version"/*/conf.d/*-ratelimit.ini | tr '\n' ' ')"
   fi
-  "$php_bin" --ri ratelimit | head -4
+  info=$("$php_bin" --ri ratelimit) # (not piped into head: php would fail on the closed pipe)
+  echo "${info}" | sed -n 1,4p
   ;;
 uninstall)
   if [ "$debian" = 1 ] && [ -f "$ini" ]; then
