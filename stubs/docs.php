@@ -1,6 +1,6 @@
 <?php
 // The documentation scripts/stubs.php adds to what Reflection shows. Keep it
-// true to API.md; signatures come from the extension itself.
+// true to docs/api.md; signatures come from the extension itself.
 $id = 'binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty';
 $connection = 'Redis|array|string|null';
 return [
