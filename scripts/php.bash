@@ -13,7 +13,9 @@
 # Environment: RATELIMIT_SO (the .so, default modules/ratelimit.so).
 
 # Order matters: Debian builds phpredis against igbinary, which must load first.
-PHP_NEEDED_EXTENSIONS=(igbinary redis posix pcntl ctype)
+# mbstring, tokenizer, iconv: what framework code (Laravel, Symfony, Yii) in
+# examples and tests expects. A test needing another one: add it here.
+PHP_NEEDED_EXTENSIONS=(igbinary redis posix pcntl ctype mbstring tokenizer iconv)
 
 RATELIMIT_SO=$(realpath "${RATELIMIT_SO:-modules/ratelimit.so}")
 PHP_EXT_ARGS=()

@@ -37,7 +37,7 @@ fi
 run_tests=$(php-config --extension-dir)/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
 redis_start || { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
-export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET
+export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET RATELIMIT_TEST_SO=$so
 export NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
 
 log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
