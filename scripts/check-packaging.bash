@@ -7,7 +7,8 @@
 #      php-fpm -m list ratelimit, the ini is a conffile, a limiter decides
 #      against a redis-server through the installed copy; phpt tests pass
 #      with it installed (the harness runs php -n, so the fresh build loads
-#      alone); apt purge leaves no file and no php-common record behind.
+#      alone); an edited ini survives a reinstall; apt purge leaves no file
+#      and no php-common record behind.
 #   2. make install: the same smoke test, then make uninstall leaves nothing.
 #   3. phpize path (what PIE runs): cd phpize && phpize && ./configure && make
 #      && make install INSTALL_ROOT=<temp dir>; the installed .so decides too.
@@ -82,6 +83,15 @@ expect_smoke "installed package" "$php_bin"
 # The harness must test the fresh build, not the installed copy.
 tests=$(RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/loading.phpt php-tests/fixed_window_basic.phpt 2>&1 | tail -1)
 [ "$tests" = "2 passed, 0 failed" ] && ok "phpt tests with the package installed: $tests" || fail "phpt tests with the package installed: $tests"
+# An edited ini survives a reinstall (prerm upgrade + postinst run again), and
+# the module stays enabled.
+ini=/etc/php/$php_version/mods-available/ratelimit.ini
+printf '; edited by check-packaging\nratelimit.timeout = 2.5\n' | $sudo tee -a "$ini" >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall -o Dpkg::Options::=--force-confold "./$deb" >>/tmp/ratelimit-apt.log 2>&1 \
+  || fail "apt-get install --reinstall: $(tail -5 /tmp/ratelimit-apt.log)"
+timeout=$("$php_bin" -r 'echo ini_get("ratelimit.timeout");' 2>&1)
+[ "$timeout" = 2.5 ] && ok "reinstalled: the edited ini kept (ratelimit.timeout = $timeout), module enabled" \
+  || fail "after a reinstall ratelimit.timeout is '$timeout', expected the edited 2.5"
 $sudo apt-get purge -y -qq "$package" >>/tmp/ratelimit-apt.log 2>&1 || fail "apt-get purge $package: $(tail -5 /tmp/ratelimit-apt.log)"
 dpkg -s "$package" >/dev/null 2>&1 && fail "$package still known to dpkg after purge"
 expect_clean "apt purge"
