@@ -38,7 +38,9 @@ foreach ($policies as $name => $make) {
     $n = (int) (OFFERED * SECONDS);
     $start = microtime(true);
     for ($i = 0; $i < $n; $i++) {
-        // On schedule even when a call was slow: sleep to the i-th slot, never a fixed pause.
+        // On schedule even when a call was slow: sleep to the i-th slot, never a
+        // fixed pause. A request already late goes at once, so a stall of this
+        // (shared, busy) machine shows in a plot as a short burst after a gap.
         $wait = $start + $i / OFFERED - microtime(true);
         if ($wait > 0) {
             usleep((int) ($wait * 1e6));
