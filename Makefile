@@ -73,4 +73,4 @@ plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every al
 
 clean: ## remove build output
 	cargo clean
-	rm -rf modules
+	rm -rf modules dist
