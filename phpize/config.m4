@@ -27,14 +27,19 @@ if test "$PHP_RATELIMIT" != "no"; then
   fi
   AC_MSG_RESULT([$RATELIMIT_ROOT])
 
-  dnl cargo builds against the PHP whose php-config configure was given. The
-  dnl default one is what cargo finds by itself: passing it anyway would change
-  dnl the build script's environment and make cargo rebuild what `make build`
-  dnl in the root already built.
+  dnl cargo builds against the PHP whose php-config configure was given. When
+  dnl that is the php-config on PATH (by any name or link), cargo finds it by
+  dnl itself: passing it anyway would change the build scripts' environment and
+  dnl make cargo rebuild everything `make build` in the root already built
+  dnl (and make build rebuild it all again afterwards).
+  AC_MSG_CHECKING([whether cargo needs PHP_CONFIG and PHP set])
+  ratelimit_given=`command -v "$PHP_CONFIG" 2>/dev/null`
+  ratelimit_default=`command -v php-config 2>/dev/null`
   RATELIMIT_CARGO_ENV=
-  if test "$PHP_CONFIG" != "php-config"; then
+  if test -z "$ratelimit_default" || test "`readlink -f "$ratelimit_given"`" != "`readlink -f "$ratelimit_default"`"; then
     RATELIMIT_CARGO_ENV="PHP_CONFIG=$PHP_CONFIG PHP=$PHP_EXECUTABLE"
   fi
+  AC_MSG_RESULT([${RATELIMIT_CARGO_ENV:-no, $PHP_CONFIG is the php-config on PATH}])
 
   dnl No PHP_NEW_EXTENSION (it would compile C sources): the module phpize's
   dnl Makefile builds and installs is the .so the fragment's rule makes.
