@@ -21,13 +21,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
-PATH="$PATH:/usr/sbin:/sbin" # php-fpm8.2, phpenmod
+# PATH stays as it is: cargo reruns ext-php-rs's build script (and so
+# recompiles) when PATH differs from the one make build ran with.
 sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
 php_config=${PHP_CONFIG:-php-config}
 php_version=$("$php_config" --version | cut -d. -f1,2)
 ext_dir=$("$php_config" --extension-dir)
 php_bin=$("$php_config" --php-binary)
-fpm_bin=php-fpm$php_version
+fpm_bin=$(PATH="$PATH:/usr/sbin:/sbin" command -v "php-fpm$php_version" || true) # not on every user's PATH
 package=php$php_version-ratelimit
 
 failures=0
@@ -74,7 +75,7 @@ else
   fail "apt-get install ./$deb: $(tail -5 /tmp/ratelimit-apt.log)"
 fi
 "$php_bin" -m | grep -qx ratelimit && ok "php -m lists ratelimit" || fail "php -m does not list ratelimit"
-if command -v "$fpm_bin" >/dev/null; then
+if [ -n "$fpm_bin" ]; then
   "$fpm_bin" -m | grep -qx ratelimit && ok "$fpm_bin -m lists ratelimit" || fail "$fpm_bin -m does not list ratelimit"
 fi
 grep -qx "/etc/php/$php_version/mods-available/ratelimit.ini" "/var/lib/dpkg/info/$package.conffiles" 2>/dev/null \
@@ -112,6 +113,13 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-phpize.XXXXXX")
   make >>"$root/phpize.log" 2>&1
   make install INSTALL_ROOT="$root" >>"$root/phpize.log" 2>&1
 ) && ok "phpize, configure, make, make install INSTALL_ROOT=$root" || fail "phpize path: $(tail -15 "$root/phpize.log")"
+# make deb made sure the build is fresh: cargo must have compiled nothing again
+# (it does when configure hands it an environment that differs from make build's).
+if grep -q '^ *Compiling' "$root/phpize.log"; then
+  fail "the phpize build recompiled: $(grep -c '^ *Compiling' "$root/phpize.log") crates ($(grep '^ *Compiling' "$root/phpize.log" | head -3 | tr -s ' ' | tr '\n' ';'))"
+else
+  ok "cargo compiled nothing again: $(grep -o 'Finished.*' "$root/phpize.log" | head -1)"
+fi
 so=$root$ext_dir/ratelimit.so
 if [ -f "$so" ]; then
   expect_smoke "phpize build" "$php_bin" -n -d extension="$so"
