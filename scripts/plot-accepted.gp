@@ -1,6 +1,6 @@
 # One algorithm's run from scripts/plots.php as a PNG: accepted requests per
 # 100 ms (bars) and in total (line, right axis), against what was offered.
-# gnuplot -e "data='x.dat'; out='x.png'; name='Fixed window'; queue=0" scripts/plot-accepted.gp
+# gnuplot -e "data='x.dat'; bins='x.bins'; out='x.png'; name='Fixed window'; queue=0" scripts/plot-accepted.gp
 # queue=1 also draws when accepted requests leave a leaky bucket's queue.
 set terminal pngcairo size 900,420 font 'DejaVu Sans,10'
 set output out
@@ -16,14 +16,15 @@ set y2tics
 set grid ytics
 set key top left
 set style fill solid 0.6 noborder
-bin(t) = 0.1 * floor(t / 0.1) + 0.05
+set boxwidth 0.09
+set datafile missing '?'
 if (queue) {
-  plot data using (bin($1)):2 smooth frequency with boxes lc rgb '#4a7ab8' title 'accepted per 100 ms', \
-       data using 3:(1.0) smooth cumulative with lines lw 2 dt 2 lc rgb '#2a9a4a' axes x1y2 title 'left the queue (call + delay), total', \
-       data using 1:2 smooth cumulative with lines lw 2 lc rgb '#c0392b' axes x1y2 title 'accepted, total', \
+  plot bins using 1:2 with boxes lc rgb '#4a7ab8' title 'accepted per 100 ms', \
+       data using 4:5 with steps lw 2 dt 2 lc rgb '#2a9a4a' axes x1y2 title 'left the queue (call + delay), total', \
+       data using 1:3 with steps lw 2 lc rgb '#c0392b' axes x1y2 title 'accepted, total', \
        10 * x + 10 with lines lc rgb '#888888' dt 3 axes x1y2 title '10/s + a burst of 10'
 } else {
-  plot data using (bin($1)):2 smooth frequency with boxes lc rgb '#4a7ab8' title 'accepted per 100 ms', \
-       data using 1:2 smooth cumulative with lines lw 2 lc rgb '#c0392b' axes x1y2 title 'accepted, total', \
+  plot bins using 1:2 with boxes lc rgb '#4a7ab8' title 'accepted per 100 ms', \
+       data using 1:3 with steps lw 2 lc rgb '#c0392b' axes x1y2 title 'accepted, total', \
        10 * x + 10 with lines lc rgb '#888888' dt 3 axes x1y2 title '10/s + a burst of 10'
 }

@@ -19,7 +19,7 @@ for run in fixed_window:'Fixed window' sliding_window_log:'Sliding window (exact
            leaky_bucket:'Leaky bucket' gcra:'GCRA'; do
   name=${run%%:*} title=${run#*:} queue=0
   [ "$name" = leaky_bucket ] && queue=1
-  gnuplot -e "data='$data/$name.dat'; out='docs/plots/$name.png'; name='$title'; queue=$queue" scripts/plot-accepted.gp
+  gnuplot -e "data='$data/$name.dat'; bins='$data/$name.bins'; out='docs/plots/$name.png'; name='$title'; queue=$queue" scripts/plot-accepted.gp
   echo "wrote docs/plots/$name.png"
 done
 echo "redis-server $(redis-server --version | grep -o 'v=[^ ]*')"

@@ -8,8 +8,11 @@
 // Load: one client id offered OFFERED requests per second, evenly spaced, for
 // SECONDS seconds, against policies that all mean "10 per second". Writes
 // <out dir>/<name>.dat, one line per request: seconds since the start, 1 if
-// accepted else 0, and (leaky bucket) the second at which the accepted request
-// leaves the queue (start + delay). Then prints the memory table (markdown).
+// accepted else 0, accepted so far, and for an accepted request the second at
+// which it leaves the queue (call + delay; leaky bucket) and how many have
+// left by then ("?" when denied); and <out dir>/<name>.bins: accepted per
+// 100 ms. Counted here, not by gnuplot's smoothing, which mis-bins floats at
+// bin edges. Then prints the memory table (markdown).
 // Times are the client's clock around the calls; the decisions use Redis'.
 
 const OFFERED = 40;
@@ -35,6 +38,8 @@ foreach ($policies as $name => $make) {
     $limiter = $make();
     $limiter->reset('user42');
     $lines = [];
+    $bins = [];
+    $accepted = 0;
     $n = (int) (OFFERED * SECONDS);
     $start = microtime(true);
     for ($i = 0; $i < $n; $i++) {
@@ -47,10 +52,21 @@ foreach ($policies as $name => $make) {
         }
         $t = microtime(true) - $start;
         $r = $limiter->consume('user42');
-        $lines[] = sprintf("%.4f %d %s\n", $t, $r->allowed ? 1 : 0, $r->allowed ? sprintf('%.4f', $t + $r->delay) : '?');
+        if ($r->allowed) {
+            $accepted++;
+            $bins[(int) floor($t * 10)] = ($bins[(int) floor($t * 10)] ?? 0) + 1;
+        }
+        // Requests leave a queue in the order they were accepted: the n-th
+        // accepted is the n-th to leave.
+        $lines[] = sprintf("%.4f %d %d %s\n", $t, $r->allowed ? 1 : 0, $accepted,
+            $r->allowed ? sprintf('%.4f %d', $t + $r->delay, $accepted) : '? ?');
     }
-    $accepted = count(array_filter($lines, fn ($l) => explode(' ', $l)[1] === '1'));
     file_put_contents("$out/$name.dat", implode('', $lines));
+    $binLines = '';
+    for ($b = 0; $b < SECONDS * 10; $b++) {
+        $binLines .= sprintf("%.2f %d\n", $b / 10 + 0.05, $bins[$b] ?? 0);
+    }
+    file_put_contents("$out/$name.bins", $binLines);
     printf("%-22s %d offered in %.2f s, %d accepted\n", $name, $n, microtime(true) - $start, $accepted);
 }
 
