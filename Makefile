@@ -2,13 +2,13 @@
 SHELL := /bin/bash
 PHP ?= php
 PHP_CONFIG ?= php-config
-DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter
+DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter dpkg-dev gnuplot-nox
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
 
 
-.PHONY: help deps build test test-faults test-valgrind test-php test-fpm demo install stubs check-stubs bench clean
+.PHONY: help deps build test test-faults test-valgrind test-php test-fpm demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -47,15 +47,17 @@ test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts,
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
 	scripts/demo.bash
 
-install: $(SO) ## copy the .so into PHP's extension dir and enable a commented ratelimit.ini (Debian: phpenmod)
-	install -m 0755 $(SO) "$$($(PHP_CONFIG) --extension-dir)/ratelimit.so"
-	@if command -v phpenmod >/dev/null && [ -d /etc/php/8.2/mods-available ]; then \
-	  install -m 0644 ratelimit.ini /etc/php/8.2/mods-available/ratelimit.ini && phpenmod -v 8.2 ratelimit; \
-	else \
-	  dir=$$($(PHP) --ini | sed -n 's/^Scan for additional .ini files in: //p' | cut -d: -f1); \
-	  install -m 0644 ratelimit.ini "$$dir/30-ratelimit.ini"; \
-	fi
-	$(PHP) --ri ratelimit | head -4
+install: $(SO) ## the .so into php-config's extension dir, ratelimit.ini enabled (Debian: phpenmod); an edited ini is kept
+	scripts/install.bash install "$(SO)" "$(PHP_CONFIG)"
+
+uninstall: ## remove what make install put in place (an edited ini is kept, and said so)
+	scripts/install.bash uninstall "$(SO)" "$(PHP_CONFIG)"
+
+check-packaging: $(SO) ## make deb + apt install + smoke test + purge, make install/uninstall, the phpize path; installs for real (shared machine: scripts/isolated.bash make check-packaging)
+	scripts/check-packaging.bash
+
+deb: $(SO) ## Debian package dist/php8.2-ratelimit_<version>_<arch>.deb (apt install ./dist/php8.2-ratelimit_*.deb)
+	scripts/build-deb.bash "$(SO)" "$(PHP_CONFIG)"
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
@@ -66,6 +68,9 @@ check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extens
 bench: $(SO) ## speed against phpredis userland limiters in the same run (ratios, not absolute times)
 	scripts/bench.bash
 
+plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every algorithm against a redis-server (gnuplot)
+	scripts/plots.bash
+
 clean: ## remove build output
 	cargo clean
-	rm -rf modules
+	rm -rf modules dist

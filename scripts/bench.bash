@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
+. scripts/php.bash # PHP_ARGS: php -n, phpredis for the userland limiters, the fresh build
 trap redis_stop EXIT INT TERM
 redis_start
-php -d extension="$(realpath modules/ratelimit.so)" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
+php "${PHP_ARGS[@]}" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
   bench/bench.php "${BENCH_ATTEMPTS:-50000}" "${BENCH_ROUNDS:-5}"

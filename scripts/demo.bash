@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
-so=$(realpath modules/ratelimit.so)
+. scripts/php.bash # PHP_ARGS: php -n and the fresh build, never an installed copy
 url=${RATELIMIT_REDIS_URL:-}
 if [ -z "$url" ]; then
   trap redis_stop EXIT INT TERM
@@ -12,4 +12,4 @@ if [ -z "$url" ]; then
   url="redis://127.0.0.1:$REDIS_PORT"
   echo "started redis-server $(redis-server --version | grep -o 'v=[^ ]*') on $url (pid $REDIS_PID)"
 fi
-php -d extension="$so" -d ratelimit.redis_url="$url" examples/demo.php
+php "${PHP_ARGS[@]}" -d ratelimit.redis_url="$url" examples/demo.php

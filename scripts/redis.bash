@@ -1,5 +1,5 @@
 # Start and stop a throwaway redis-server: free loopback port, temp dir, stopped by PID.
-# Sourced by scripts/run-tests.bash and scripts/demo.bash.
+# Sourced by the scripts that need a test server (run-tests, demo, bench, fpm-load, plots).
 #   redis_start [extra redis-server args...]  sets REDIS_PORT, REDIS_PID, REDIS_DIR, REDIS_SOCKET
 #   redis_stop                                 stops it (safe to call twice, used in traps)
 #   redis_crash                                SIGKILLs it, keeping its port and dir (restart tests)

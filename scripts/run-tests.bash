@@ -10,8 +10,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
+. scripts/php.bash # PHP_ARGS: php -n, the extensions the tests need, the .so
 
-so=$(realpath "${RATELIMIT_SO:-modules/ratelimit.so}")
+so=$RATELIMIT_SO
 passed=0; failed=0
 trap redis_stop EXIT INT TERM
 
@@ -27,7 +28,7 @@ if [ "${RATELIMIT_SKIP_CARGO:-0}" != 1 ]; then
 fi
 
 # 2. The extension must load, or run-tests.php would skip everything and exit 0.
-if ! php -d extension="$so" -r 'exit(extension_loaded("ratelimit") ? 0 : 1);'; then
+if ! php "${PHP_ARGS[@]}" -r 'exit(extension_loaded("ratelimit") ? 0 : 1);'; then
   echo "the extension did not load: $so"
   echo "$passed passed, $((failed + 1)) failed"; exit 1
 fi
@@ -36,7 +37,7 @@ fi
 run_tests=$(php-config --extension-dir)/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
 redis_start || { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
-export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET
+export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET RATELIMIT_TEST_SO=$so
 export NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
 
 log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
@@ -46,8 +47,10 @@ log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
 extra=()
 [ "${RATELIMIT_VALGRIND:-0}" = 1 ] && { extra+=(-m -d pcre.jit=0); export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1; }
 # Shown: failures with their diffs and the summary; passes are only counted.
-php "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 --show-slow 5000 -j"${RATELIMIT_TEST_JOBS:-2}" \
-  -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
+# -n and the -d options pass on to every test's php: no php.ini, no conf.d, so
+# an installed copy of the extension never loads instead of this build.
+php -n "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 --show-slow 5000 -j"${RATELIMIT_TEST_JOBS:-2}" \
+  -n "${PHP_EXT_ARGS[@]}" -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
   "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -a -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
 p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)

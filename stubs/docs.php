@@ -1,7 +1,7 @@
 <?php
 // The doc comments scripts/stubs.php adds to what Reflection shows. Every
 // declaration (types, defaults, readonly, modifiers) comes from the extension
-// itself; only words live here.
+// itself; only words live here. Keep them true to docs/api.md.
 $id = 'binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty';
 $connection = 'Redis|array|string|int|float|null';
 return [

@@ -1,4 +1,4 @@
-//! The `$connection` argument (API.md "The connection argument") → a pool
+//! The `$connection` argument (docs/api.md, "The connection argument") → a pool
 //! `Target` plus optional per-limiter timeouts. Accepts a phpredis `Redis`
 //! object (only its settings are read; its socket is never used), a DSN
 //! string, a phpredis-style config array, or null for `ratelimit.redis_url`.

@@ -1,6 +1,6 @@
-//! The two constructor forms every limiter class accepts (API.md):
-//! - long, article 000 style: `($connection, string $keyPrefix, …numbers)`;
-//! - short, article 004 style: `(string $key, …numbers)` on the default connection.
+//! The two constructor forms every limiter class accepts (docs/api.md, "Building a limiter"):
+//! - long, the blog-post limiters' style: `($connection, string $keyPrefix, …numbers)`;
+//! - short: `(string $key, …numbers)` on the default connection.
 //!
 //! Which one: when the second argument is a string, the first is the connection
 //! (long form); otherwise the first argument is the key (short form). The PHP
