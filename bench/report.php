@@ -82,7 +82,7 @@ $out[] = '';
 
 $out[] = '## Fewer round trips (issue 10)';
 $out[] = '';
-$out[] = 'Same process, same rounds (order reversed every other round, Redis flushed before each timing), median; µs per decision (a compound decision counts once).';
+$out[] = sprintf('Same process, %s decisions per timing (nothing denied but the blocked id), %d round(s), order reversed every other round, Redis flushed before each timing, median; µs per decision (a compound decision counts once). A compound has 3 members of the same algorithm under 3 prefixes; "1 limiter" is one of them alone.', $f($r['ratio_n'], 0), $cfg['rounds']);
 $out[] = '';
 $out[] = '| ratio | algorithm | µs (numerator) | µs (denominator) | ratio | target | |';
 $out[] = '|---|---|---:|---:|---:|---:|---|';

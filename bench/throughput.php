@@ -28,7 +28,6 @@ function redis_cpu_seconds(Redis $ctl): float
 function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
 {
     $ctl->flushAll();
-    $start = microtime(true) + 0.3 + 0.05 * $procs;   // every child is ready before the start
     $pipes = [];
     for ($p = 0; $p < $procs; $p++) {
         [$parentEnd, $childEnd] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
@@ -41,10 +40,11 @@ function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
                 $call = $make();
                 $ids = [];
                 for ($i = 0; $i < 1000; $i++) $ids[] = "p$p:$i";
-                $call($ids[0]);                              // connect and load scripts before the start
-                while (($wait = $start - microtime(true)) > 0) usleep((int) min(1e5, $wait * 1e6));
+                $call($ids[0]);                    // connect and load scripts before the start
+                fwrite($childEnd, "ready\n");
+                if (fgets($childEnd) !== "go\n") throw new RuntimeException('no start signal');
                 for ($i = 0; $i < $n; $i++) $call($ids[$i % 1000]);
-                fwrite($childEnd, json_encode(['end' => microtime(true), 'n' => $n + 1]));
+                fwrite($childEnd, json_encode(['end' => microtime(true)]) . "\n");
             } catch (Throwable $e) {
                 fwrite(STDERR, "throughput child: {$e->getMessage()}\n");
                 $code = 1;
@@ -55,20 +55,24 @@ function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
         fclose($childEnd);
         $pipes[$pid] = $parentEnd;
     }
-    while (microtime(true) < $start) usleep(10000);
+    // Barrier: every process is connected and warmed up before any starts.
+    foreach ($pipes as $pipe) {
+        if (fgets($pipe) !== "ready\n") throw new RuntimeException('a throughput process failed before the start');
+    }
     $cpu0 = redis_cpu_seconds($ctl);
+    $start = microtime(true);
+    foreach ($pipes as $pipe) fwrite($pipe, "go\n");
     $ends = [];
-    $decisions = 0;
     foreach ($pipes as $pid => $pipe) {
-        $r = json_decode((string) stream_get_contents($pipe), true);
+        $r = json_decode((string) fgets($pipe), true);
         fclose($pipe);
         pcntl_waitpid($pid, $status);
         if (!is_array($r) || !pcntl_wifexited($status) || pcntl_wexitstatus($status) !== 0) {
             throw new RuntimeException("a throughput process failed (status $status)");
         }
         $ends[] = $r['end'];
-        $decisions += $r['n'] - 1;   // the warm-up call before the start does not count
     }
+    $decisions = $procs * $n;
     $cpu = redis_cpu_seconds($ctl) - $cpu0;
     $wall = max($ends) - $start;
     return ['dps' => $decisions / $wall, 'redis_cpu_us' => $cpu * 1e6 / $decisions, 'wall' => $wall, 'decisions' => $decisions];
