@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 PHP ?= php
 PHP_CONFIG ?= php-config
-DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter dpkg-dev gnuplot-nox
+DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache dpkg-dev gnuplot-nox
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
@@ -65,7 +65,7 @@ stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -
 
-bench: $(SO) ## speed against phpredis userland limiters in the same run (ratios, not absolute times)
+bench: $(SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
 	scripts/bench.bash
 
 plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every algorithm against a redis-server (gnuplot)

@@ -1,10 +1,38 @@
 #!/usr/bin/env bash
-# `make bench`: bench/bench.php against a redis-server of its own.
+# `make bench`: every measurement of bench/ in one run against a redis-server of
+# its own (free loopback port + unix socket, temp dir, stopped by PID), then
+# BENCHMARKS.md and docs/benchmarks.png from the results.
+#   BENCH_ATTEMPTS (20000)  decisions per case and round
+#   BENCH_ROUNDS (5)        interleaved rounds
+#   BENCH_QUICK=1           a tiny run (2,000 attempts, 1 round, slow peers skipped) to check the harness
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
-. scripts/php.bash # PHP_ARGS: php -n, phpredis for the userland limiters, the fresh build
 trap redis_stop EXIT INT TERM
+
+SO=$(realpath modules/ratelimit.so)
+EXT_DIR=$(php-config --extension-dir)
+# -n: no php.ini and no conf.d, so an installed copy of the extension (or opcache,
+# or any other setting) cannot change what is measured. Debian's phpredis needs
+# igbinary loaded before it; Laravel (Carbon) needs mbstring, Symfony ctype;
+# pcntl is built into Debian's CLI.
+PHP=(php -n -d memory_limit=1G
+  -d extension="$EXT_DIR/igbinary.so" -d extension="$EXT_DIR/redis.so" -d extension="$EXT_DIR/posix.so" -d extension="$EXT_DIR/mbstring.so" -d extension="$EXT_DIR/ctype.so"
+  -d extension="$SO" -d ratelimit.block_cache=0)
+"${PHP[@]}" -r 'foreach (["redis", "ratelimit", "pcntl", "posix"] as $e) if (!extension_loaded($e)) { fwrite(STDERR, "bench: extension $e not loaded\n"); exit(1); }'
+
 redis_start
-php "${PHP_ARGS[@]}" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
-  bench/bench.php "${BENCH_ATTEMPTS:-50000}" "${BENCH_ROUNDS:-5}"
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-bench.XXXXXX")
+trap 'redis_stop; rm -rf "$OUT"' EXIT INT TERM
+
+BENCH_REDIS_PORT=$REDIS_PORT BENCH_REDIS_SOCKET=$REDIS_SOCKET \
+  "${PHP[@]}" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" bench/run.php > "$OUT/results.json"
+redis_stop
+
+"${PHP[@]}" bench/report.php "$OUT/results.json" "$OUT/plot.dat" > BENCHMARKS.md
+rows=$(wc -l < "$OUT/plot.dat")
+title="µs per decision, one PHP process, $(date -u +%Y-%m-%d)"
+if [ "${BENCH_QUICK:-}" = 1 ]; then title="$title: QUICK RUN, not for comparison"; fi
+gnuplot -e "dat='$OUT/plot.dat'; png='docs/benchmarks.png'; rows=$rows; title='$title'" bench/plot.gnuplot
+cat BENCHMARKS.md
+echo "wrote BENCHMARKS.md and docs/benchmarks.png"

@@ -1,0 +1,74 @@
+<?php
+// What the single-process table compares: each case is one way of making one
+// rate-limit decision, as a closure fn(string $id): bool made fresh for the case.
+//   system     the bar colour/group in the report (floor, extension, userland, symfony, laravel)
+//   transport  tcp or unix (the socket of the same redis-server)
+//   slow       peers an order of magnitude slower: a quarter of the attempts, skipped by BENCH_QUICK
+//   top        plain commands a script-using case sends next to its EVAL/EVALSHA; the other
+//              commands in its commandstats ran inside scripts (their time is inside EVAL's)
+declare(strict_types=1);
+
+require_once __DIR__ . '/userland.php';
+require_once __DIR__ . '/frameworks.php';
+
+const BENCH_LIMIT = 1000000;   // never reached: every call is accepted and does the full work
+const BENCH_WINDOW = 60;
+
+/** The extension's limiters, one per algorithm (and the sliding window's block mode), on $conn. */
+function extension_limiters($conn, string $prefix = 'x'): array
+{
+    return [
+        'FixedWindow' => new FixedWindowRateLimiter($conn, "$prefix:fw", BENCH_WINDOW, BENCH_LIMIT),
+        'SlidingWindow log' => new SlidingWindowRateLimiter($conn, "$prefix:sw", BENCH_WINDOW, BENCH_LIMIT),
+        'SlidingWindow blocks=10' => new SlidingWindowRateLimiter($conn, "$prefix:swb", BENCH_WINDOW, BENCH_LIMIT, 10),
+        'TokenBucket' => new TokenBucketRateLimiter($conn, "$prefix:tb", BENCH_LIMIT, 1000),
+        'LeakyBucket' => new LeakyBucketRateLimiter($conn, "$prefix:lb", BENCH_LIMIT, 1000),
+        'Gcra' => new GcraRateLimiter($conn, "$prefix:gcra", BENCH_LIMIT - 1, BENCH_LIMIT, BENCH_WINDOW),
+    ];
+}
+
+/** name => [system, transport, slow, top, factory]. */
+function bench_cases(): array
+{
+    $cases = [];
+    $add = function (string $name, string $system, string $transport, callable $make, bool $slow = false, array $top = []) use (&$cases) {
+        $cases[$name] = compact('system', 'transport', 'slow', 'top') + ['make' => $make];
+    };
+    foreach (['tcp', 'unix'] as $t) {
+        $add("PING ($t)", 'floor', $t, function () use ($t) {
+            $r = bench_redis($t);
+            return static fn (string $id): bool => $r->ping() !== false;
+        });
+        $add("phpredis evalSha 'return 1' ($t)", 'floor', $t, function () use ($t) {
+            $r = bench_redis($t);
+            $sha = $r->script('load', 'return 1');
+            return static fn (string $id): bool => $r->evalSha($sha, [$id], 1) === 1;
+        });
+        foreach (array_keys(extension_limiters(null)) as $algo) {
+            $add("$algo ($t)", 'extension', $t, function () use ($t, $algo) {
+                $limiter = extension_limiters(bench_dsn($t))[$algo];
+                return static fn (string $id): bool => $limiter->isAllowed($id);
+            });
+        }
+    }
+    $add('userland fixed window: pipeline INCR+EXPIRE NX', 'userland', 'tcp',
+        fn () => userland_fixed_window(bench_redis(), BENCH_LIMIT, BENCH_WINDOW));
+    $add('userland sliding log: evalSha zset, unique members', 'userland', 'tcp',
+        fn () => userland_sliding_log(bench_redis(), BENCH_LIMIT, BENCH_WINDOW));
+    $add('userland token bucket: evalSha HMGET/HSET', 'userland', 'tcp',
+        fn () => userland_token_bucket(bench_redis(), BENCH_LIMIT, 1000.0));
+    $windows = [
+        'fixed' => ['policy' => 'fixed_window', 'limit' => BENCH_LIMIT, 'interval' => BENCH_WINDOW . ' seconds'],
+        'sliding' => ['policy' => 'sliding_window', 'limit' => BENCH_LIMIT, 'interval' => BENCH_WINDOW . ' seconds'],
+        'token' => ['policy' => 'token_bucket', 'limit' => BENCH_LIMIT, 'rate' => ['interval' => '1 second', 'amount' => 1000]],
+    ];
+    foreach ($windows as $kind => $policy) {
+        $add("Symfony $kind, no lock", 'symfony', 'tcp', fn () => symfony_limiter($policy, false), true);
+        $add("Symfony $kind + Lock", 'symfony', 'tcp', fn () => symfony_limiter($policy, true), true, ['mget', 'setex']);
+    }
+    $add('Laravel RateLimiter::attempt', 'laravel', 'tcp',
+        fn () => laravel_rate_limiter(BENCH_LIMIT, BENCH_WINDOW), true, ['get', 'incrby']);
+    $add('Laravel DurationLimiter::acquire', 'laravel', 'tcp',
+        fn () => laravel_duration_limiter(BENCH_LIMIT, BENCH_WINDOW));
+    return $cases;
+}

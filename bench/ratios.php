@@ -1,0 +1,104 @@
+<?php
+// Issue 10's ratios, each a pair of ways to make the same decisions, timed in the
+// same rounds (order reversed every other round, Redis flushed before each timing,
+// median of rounds):
+//   block cache   a blocked id answered from process memory vs the same denial by a round trip;
+//   consumeMany   100 ids in one call vs 100 consume() calls;
+//   compound      a CompoundRateLimiter of 3 limiters vs 1 limiter, and vs the 3 called one by one.
+declare(strict_types=1);
+
+const BATCH = 100;
+
+/** µs per decision of $run($n), which makes $n decisions. */
+function time_decisions(callable $run, int $n): float
+{
+    $t = hrtime(true);
+    $run($n);
+    return (hrtime(true) - $t) / 1e3 / $n;
+}
+
+/** label => fn(int $n) making $n decisions, for every pair of issue 10 and every algorithm. */
+function ratio_runs(array $ids): array
+{
+    $k = count($ids);
+    $dsn = bench_dsn('tcp');
+    $runs = [];
+    // one limit per minute on one id: after the first call every call is a denial
+    $blocked = new SlidingWindowRateLimiter($dsn, 'r:blocked', 60, 1);
+    $deny = function (string $cache) use ($blocked) {
+        return function (int $n) use ($blocked, $cache) {
+            ini_set('ratelimit.block_cache', $cache);
+            $blocked->isAllowed('abuser');           // accepted after the flush, or already denied
+            for ($i = 0; $i < $n; $i++) $blocked->isAllowed('abuser');
+            ini_set('ratelimit.block_cache', '0');
+        };
+    };
+    $runs['block cache']['SlidingWindow log'] = ['denial by a round trip' => $deny('0'), 'denial from the block cache' => $deny('1')];
+    $single = extension_limiters($dsn, 'r1');
+    $members = [$single, extension_limiters($dsn, 'r2'), extension_limiters($dsn, 'r3')];
+    foreach ($single as $algo => $limiter) {
+        $runs['consumeMany'][$algo] = [
+            '100 × consume()' => function (int $n) use ($limiter, $ids, $k) {
+                for ($i = 0; $i < $n; $i++) $limiter->consume($ids[$i % $k]);
+            },
+            'consumeMany(100 ids)' => function (int $n) use ($limiter, $ids) {
+                for ($i = 0; $i < $n; $i += BATCH) $limiter->consumeMany(array_slice($ids, $i % count($ids), BATCH));
+            },
+        ];
+        $three = array_column($members, $algo);
+        $compound = new CompoundRateLimiter($three);
+        $runs['compound'][$algo] = [
+            '1 limiter' => function (int $n) use ($limiter, $ids, $k) {
+                for ($i = 0; $i < $n; $i++) $limiter->consume($ids[$i % $k]);
+            },
+            '3 limiters one by one' => function (int $n) use ($three, $ids, $k) {
+                for ($i = 0; $i < $n; $i++) foreach ($three as $l) $l->consume($ids[$i % $k]);
+            },
+            'CompoundRateLimiter of 3' => function (int $n) use ($compound, $ids, $k) {
+                for ($i = 0; $i < $n; $i++) $compound->consume($ids[$i % $k]);
+            },
+        ];
+    }
+    return $runs;
+}
+
+/** [kind][algo][label] => median µs per decision over the rounds. */
+function measure_ratios(array $ids, int $n, int $rounds, Redis $ctl): array
+{
+    $runs = ratio_runs($ids);
+    $flat = [];
+    foreach ($runs as $kind => $byAlgo) foreach ($byAlgo as $algo => $byLabel) foreach ($byLabel as $label => $run) $flat[] = [$kind, $algo, $label, $run];
+    $samples = [];
+    for ($round = 0; $round < $rounds; $round++) {
+        log_line(sprintf('issue 10 ratios, round %d/%d', $round + 1, $rounds));
+        foreach ($round % 2 ? array_reverse($flat) : $flat as [$kind, $algo, $label, $run]) {
+            $ctl->flushAll();
+            $samples[$kind][$algo][$label][] = time_decisions($run, $n);
+        }
+    }
+    $out = [];
+    foreach ($samples as $kind => $byAlgo) foreach ($byAlgo as $algo => $byLabel) foreach ($byLabel as $label => $v) $out[$kind][$algo][$label] = median($v);
+    return $out;
+}
+
+/** The targets of issue 10 as rows: what, algorithm, slower µs, faster µs, ratio, target, met. */
+function ratio_rows(array $m): array
+{
+    $rows = [];
+    $row = function (string $what, string $algo, float $num, float $den, string $op, float $target) use (&$rows) {
+        $ratio = $num / $den;
+        $met = $op === '>=' ? $ratio >= $target : $ratio <= $target;
+        $rows[] = compact('what', 'algo', 'num', 'den', 'ratio', 'op', 'target', 'met');
+    };
+    foreach ($m['block cache'] ?? [] as $algo => $t) {
+        $row('blocked id: round trip ÷ block cache', $algo, $t['denial by a round trip'], $t['denial from the block cache'], '>=', 20);
+    }
+    foreach ($m['consumeMany'] ?? [] as $algo => $t) {
+        $row('100 × consume() ÷ consumeMany(100 ids)', $algo, $t['100 × consume()'], $t['consumeMany(100 ids)'], '>=', 10);
+    }
+    foreach ($m['compound'] ?? [] as $algo => $t) {
+        $row('compound of 3 ÷ 1 limiter', $algo, $t['CompoundRateLimiter of 3'], $t['1 limiter'], '<=', 1.25);
+        $row('3 calls one by one ÷ compound of 3', $algo, $t['3 limiters one by one'], $t['CompoundRateLimiter of 3'], '>=', 2.4);
+    }
+    return $rows;
+}

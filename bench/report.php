@@ -1,0 +1,118 @@
+<?php
+// Turns run.php's JSON into BENCHMARKS.md (stdout) and the plot's data file.
+//   php report.php results.json plot.dat > BENCHMARKS.md
+declare(strict_types=1);
+
+[, $jsonFile, $datFile] = $argv + [null, null, null];
+$r = json_decode((string) file_get_contents($jsonFile), true, 512, JSON_THROW_ON_ERROR);
+$t = $r['table'];
+$f = static fn (float $v, int $d = 1): string => number_format($v, $d, '.', ',');
+$deb = static fn (string $pkg): string => trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($pkg) . ' 2>/dev/null')) ?: 'not installed';
+preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $cpu);
+$versions = $r['versions'] + [
+    'Symfony RateLimiter (php-symfony-rate-limiter)' => $deb('php-symfony-rate-limiter'),
+    'Laravel (php-laravel-framework)' => $deb('php-laravel-framework'),
+];
+$load = static fn (array $l): string => implode(' ', array_map(static fn ($x) => sprintf('%.2f', $x), $l));
+$cfg = $r['config'];
+
+$out = [];
+if ($cfg['quick']) {
+    $out[] = '> **Quick run on a busy machine, not for comparison** (`BENCH_QUICK=1`: ' . $cfg['attempts'] . ' attempts, '
+        . $cfg['rounds'] . ' round, Symfony and Laravel\'s RateLimiter skipped). It only shows the harness works; '
+        . 'take figures from `make bench` on a quiet machine.';
+    $out[] = '';
+}
+$out[] = '# Benchmarks';
+$out[] = '';
+$out[] = "Written by `make bench` on {$r['date']} in {$r['wall_s']} s. Machine: " . trim((string) shell_exec('nproc')) . ' CPU(s), '
+    . ($cpu[1] ?? 'unknown CPU') . '; load average (1, 5, 15 min) at start ' . $load($r['load_start']) . ', at end ' . $load($r['load_end']) . '.';
+$out[] = '';
+if (max($r['load_start'][0], $r['load_end'][0]) > 0.5) {
+    $out[] = '> **Warning: the 1-minute load average was above 0.5**: other processes shared the CPUs, so every figure is squeezed towards 1 × PING. Compare only runs on a quiet machine.';
+    $out[] = '';
+}
+$out[] = 'Versions: ' . implode(', ', array_map(static fn ($k, $v) => "$k $v", array_keys($versions), $versions)) . '.';
+$out[] = '';
+$out[] = '![µs per decision by system](docs/benchmarks.png)';
+$out[] = '';
+
+$out[] = '## One process: µs per decision';
+$out[] = '';
+$out[] = sprintf('One PHP process, %s attempts over %d ids round robin (Symfony and Laravel\'s RateLimiter: a quarter of that), %d round(s), order reversed every other round, Redis flushed before each timing, median of rounds. Nothing is denied (limit %s per %d s), so every call does the full work.',
+    $f($cfg['attempts'], 0), $cfg['keys'], $cfg['rounds'], $f(1000000, 0), 60);
+$out[] = '';
+$out[] = '| case | over | µs/decision | range | × PING | Redis µs/decision | round trips | Redis commands | client CPU µs/call | commands per decision |';
+$out[] = '|---|---|---:|---:|---:|---:|---:|---:|---:|---|';
+foreach ($t as $name => $row) {
+    $mix = implode(', ', array_map(static fn ($c, $n) => strtoupper($c) . " $n", array_keys($row['mix']), $row['mix']));
+    $out[] = sprintf('| %s | %s | %s | %s–%s | %.2f | %s | %.2f | %.2f | %s | %s |', $name, $row['transport'], $f($row['us']),
+        $f($row['us_min']), $f($row['us_max']), $row['x_ping'], $f($row['redis_us']), $row['rtt'], $row['cmds'], $f($row['cpu_us']), $mix);
+}
+$out[] = '';
+$out[] = '- **× PING**: µs per decision ÷ µs of a phpredis PING over the same transport, sampled all along the same loop (50 PINGs after every 1,000 decisions, timed apart): the round-trip floor at the same moments and load.';
+$out[] = '- **Redis µs/decision**: INFO commandstats `usec` of the top-level commands (EVAL/EVALSHA include what their script ran) ÷ decisions. **Round trips**: INFO `total_reads_processed` delta ÷ decisions; **Redis commands**: `total_commands_processed` delta ÷ decisions (commands run inside scripts count too). The control connection\'s own INFO and PINGs are taken out.';
+$out[] = '- **Client CPU**: user+sys `getrusage()` around the timed chunks ÷ decisions; "phpredis evalSha \'return 1\'" is the client cost of the cheapest script call.';
+$out[] = '';
+
+// Issue 9's targets, read off the table above.
+$x = static fn (string $name): ?array => $t[$name] ?? null;
+$targets = [
+    ['FixedWindow (tcp)', 1.12, 'userland fixed window: pipeline INCR+EXPIRE NX'],
+    ['SlidingWindow log (tcp)', 1.45, 'userland sliding log: evalSha zset, unique members'],
+    ['SlidingWindow blocks=10 (tcp)', 1.40, 'userland sliding log: evalSha zset, unique members'],
+    ['TokenBucket (tcp)', 1.35, 'userland token bucket: evalSha HMGET/HSET'],
+    ['LeakyBucket (tcp)', 1.35, 'userland token bucket: evalSha HMGET/HSET'],
+    ['Gcra (tcp)', 1.35, 'userland token bucket: evalSha HMGET/HSET'],
+];
+$floorCpu = $x("phpredis evalSha 'return 1' (tcp)")['cpu_us'] ?? null;
+$out[] = '## Against the targets (issue 9)';
+$out[] = '';
+$out[] = '| extension | × PING | target | userland equivalent × PING | Redis µs: extension / userland | client CPU − evalSha \'return 1\' (target ≤ 0.5 µs) |';
+$out[] = '|---|---:|---:|---:|---:|---:|';
+foreach ($targets as [$ext, $target, $user]) {
+    if (!($e = $x($ext)) || !($u = $x($user))) continue;
+    $ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
+    $cpuDiff = $floorCpu === null ? null : $e['cpu_us'] - $floorCpu;
+    $out[] = sprintf('| %s | %.2f | ≤ %.2f %s | %.2f (%s) | %s / %s (%s) | %s |', $ext, $e['x_ping'], $target, $ok($e['x_ping'] <= $target),
+        $u['x_ping'], $ok($e['x_ping'] <= $u['x_ping']), $f($e['redis_us']), $f($u['redis_us']), $ok($e['redis_us'] <= $u['redis_us']),
+        $cpuDiff === null ? 'n/a' : sprintf('%+.2f µs (%s)', $cpuDiff, $ok($cpuDiff <= 0.5)));
+}
+$out[] = '';
+
+$out[] = '## Fewer round trips (issue 10)';
+$out[] = '';
+$out[] = sprintf('Same process, %s decisions per timing (nothing denied but the blocked id), %d round(s), order reversed every other round, Redis flushed before each timing, median; µs per decision (a compound decision counts once). A compound has 3 members of the same algorithm under 3 prefixes; "1 limiter" is one of them alone.', $f($r['ratio_n'], 0), $cfg['rounds']);
+$out[] = '';
+$out[] = '| ratio | algorithm | µs (numerator) | µs (denominator) | ratio | target | |';
+$out[] = '|---|---|---:|---:|---:|---:|---|';
+foreach ($r['ratios'] as $row) {
+    $out[] = sprintf('| %s | %s | %s | %s | %.2f | %s %s | %s |', $row['what'], $row['algo'], $f($row['num'], 2), $f($row['den'], 2),
+        $row['ratio'], $row['op'] === '>=' ? '≥' : '≤', $row['target'], $row['met'] ? 'met' : '**missed**');
+}
+$out[] = '';
+
+$out[] = '## Throughput of one Redis (issue 9)';
+$out[] = '';
+$out[] = sprintf('%d PHP processes (pcntl_fork) at once on ONE redis-server over TCP, %s decisions each over their own 1,000 ids, nothing denied. Decisions per second from the common start to the last process\'s end; Redis CPU = INFO cpu `used_cpu_sys` + `used_cpu_user` delta ÷ decisions. On %s CPU(s) the PHP processes and Redis share the cores, so the Redis CPU column is the one that transfers to a real deployment.',
+    $cfg['procs'], $f($r['throughput_n'], 0), trim((string) shell_exec('nproc')));
+$out[] = '';
+$out[] = '| case | decisions/s | Redis CPU µs/decision | wall s |';
+$out[] = '|---|---:|---:|---:|';
+foreach ($r['throughput'] as $name => $row) {
+    $out[] = sprintf('| %s | %s | %s | %.2f |', $name, $f($row['dps'], 0), $f($row['redis_cpu_us'], 1), $row['wall']);
+}
+$out[] = '';
+$out[] = '## Reproduce';
+$out[] = '';
+$out[] = '`make bench` (about 10 minutes; `BENCH_ATTEMPTS`, `BENCH_ROUNDS`, `BENCH_QUICK=1` for a tiny check of the harness). It starts a redis-server of its own (free loopback port and a unix socket, no persistence), runs PHP with `-n` and only the extensions it names (igbinary, redis, ratelimit from `modules/`), so an installed copy of the extension or other ini settings do not count. Run it on a quiet machine: the load average is part of the report.';
+echo implode("\n", $out), "\n";
+
+// The plot: one bar per case, µs per decision, coloured by system.
+$colours = ['floor' => 0x888888, 'extension' => 0x1f77b4, 'userland' => 0xff7f0e, 'symfony' => 0x2ca02c, 'laravel' => 0xd62728];
+$dat = '';
+$i = 0;
+foreach (array_reverse($t, true) as $name => $row) {
+    $dat .= sprintf("%d %.3f %d \"%s\"\n", $i++, $row['us'], $colours[$row['system']] ?? 0, str_replace('"', "'", $name));
+}
+file_put_contents($datFile, $dat);

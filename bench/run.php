@@ -1,0 +1,82 @@
+<?php
+// `make bench` (through scripts/bench.bash): every measurement in one process run
+// against the harness's own redis-server, results as JSON on stdout for report.php.
+//   1. the single-process table: every case of cases.php, interleaved rounds
+//      (order reversed every other round), Redis flushed before each timing, median;
+//   2. issue 10's ratios (ratios.php);
+//   3. throughput of 8 processes on one server (throughput.php).
+declare(strict_types=1);
+
+require __DIR__ . '/lib.php';
+require __DIR__ . '/cases.php';
+require __DIR__ . '/measure.php';
+require __DIR__ . '/ratios.php';
+require __DIR__ . '/throughput.php';
+
+$cfg = bench_config();
+$load0 = sys_getloadavg();
+$started = time();
+$ctl = bench_redis('tcp');
+$pingBy = ['tcp' => bench_redis('tcp'), 'unix' => bench_redis('unix')];
+$ids = array_map('strval', range(0, $cfg['keys'] - 1));
+
+$cases = array_filter(bench_cases(), fn ($c) => !($cfg['quick'] && $c['slow']));
+$calls = [];
+foreach ($cases as $name => $case) {
+    $calls[$name] = ($case['make'])();
+    for ($i = 0; $i < 200; $i++) $calls[$name]('warmup' . ($i % 20));   // classes, scripts, connections
+}
+
+$runs = [];
+for ($round = 0; $round < $cfg['rounds']; $round++) {
+    log_line(sprintf('single process, round %d/%d, %d cases', $round + 1, $cfg['rounds'], count($cases)));
+    $names = array_keys($cases);
+    foreach ($round % 2 ? array_reverse($names) : $names as $name) {
+        $case = $cases[$name];
+        $n = $case['slow'] ? max(1000, intdiv($cfg['attempts'], 4)) : $cfg['attempts'];
+        $ctl->flushAll();
+        $runs[$name][] = measure($calls[$name], $n, $ids, $pingBy[$case['transport']], $ctl, $case['top']) + ['n' => $n];
+    }
+}
+$table = [];
+foreach ($runs as $name => $rs) {
+    $row = ['system' => $cases[$name]['system'], 'transport' => $cases[$name]['transport'], 'n' => $rs[0]['n']];
+    foreach (['us', 'ping_us', 'x_ping', 'cpu_us', 'rtt', 'cmds', 'redis_us'] as $f) $row[$f] = median(array_column($rs, $f));
+    $row['us_min'] = min(array_column($rs, 'us'));
+    $row['us_max'] = max(array_column($rs, 'us'));
+    $row['mix'] = $rs[0]['mix'];
+    $table[$name] = $row;
+}
+unset($calls);
+
+// A quarter of the attempts: the pairs are many (3 per algorithm) and ratios settle quickly.
+$ratioN = max(1000, intdiv($cfg['attempts'], 4));
+$ratios = ratio_rows(measure_ratios($ids, $ratioN, $cfg['rounds'], $ctl));
+
+$throughput = [];
+$tn = $cfg['quick'] ? 500 : max(1000, intdiv($cfg['attempts'], 2));
+foreach (throughput_cases() as $name => $make) {
+    log_line("throughput, {$cfg['procs']} processes: $name");
+    $throughput[$name] = run_throughput($make, $cfg['procs'], $tn, $ctl);
+}
+$ctl->flushAll();
+
+$server = $ctl->info('server');
+echo json_encode([
+    'config' => array_diff_key($cfg, ['port' => 1, 'socket' => 1]),
+    'throughput_n' => $tn,
+    'ratio_n' => $ratioN,
+    'load_start' => $load0,
+    'load_end' => sys_getloadavg(),
+    'wall_s' => time() - $started,
+    'date' => gmdate('Y-m-d H:i') . ' UTC',
+    'versions' => [
+        'PHP' => PHP_VERSION,
+        'phpredis' => phpversion('redis'),
+        'ratelimit extension' => phpversion('ratelimit'),
+        'redis-server' => $server['redis_version'],
+    ],
+    'table' => $table,
+    'ratios' => $ratios,
+    'throughput' => $throughput,
+], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), "\n";

@@ -1,0 +1,87 @@
+<?php
+// Throughput at scale: ONE redis-server driven by 8 PHP processes (pcntl_fork) at
+// once, each making decisions as fast as it can over its own 1,000 ids. Reports
+// decisions per second of the whole (from the common start to the last process's
+// end) and Redis CPU per decision (INFO cpu used_cpu_sys+used_cpu_user delta),
+// which is what caps a real deployment once PHP scales out.
+declare(strict_types=1);
+
+/** name => factory of fn(string $id): bool, made inside each child (connections are per process). */
+function throughput_cases(): array
+{
+    return [
+        'extension SlidingWindow log' => fn () => [extension_limiters(bench_dsn('tcp'))['SlidingWindow log'], 'isAllowed'],
+        'extension FixedWindow' => fn () => [extension_limiters(bench_dsn('tcp'))['FixedWindow'], 'isAllowed'],
+        'extension TokenBucket' => fn () => [extension_limiters(bench_dsn('tcp'))['TokenBucket'], 'isAllowed'],
+        'userland sliding log (evalSha)' => fn () => userland_sliding_log(bench_redis(), BENCH_LIMIT, BENCH_WINDOW),
+        'Laravel RateLimiter::attempt' => fn () => laravel_rate_limiter(BENCH_LIMIT, BENCH_WINDOW),
+    ];
+}
+
+function redis_cpu_seconds(Redis $ctl): float
+{
+    $cpu = $ctl->info('cpu');
+    return (float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user'];
+}
+
+/** One case: $procs children × $n decisions each; [decisions_per_s, redis_cpu_us, wall_s]. */
+function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
+{
+    $ctl->flushAll();
+    $pipes = [];
+    for ($p = 0; $p < $procs; $p++) {
+        [$parentEnd, $childEnd] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+        $pid = pcntl_fork();
+        if ($pid === -1) throw new RuntimeException('fork failed');
+        if ($pid === 0) {
+            fclose($parentEnd);
+            $code = 0;
+            try {
+                $call = $make();
+                $ids = [];
+                for ($i = 0; $i < 1000; $i++) $ids[] = "p$p:$i";
+                $call($ids[0]);                    // connect and load scripts before the start
+                fwrite($childEnd, "ready\n");
+                if (fgets($childEnd) !== "go\n") throw new RuntimeException('no start signal');
+                for ($i = 0; $i < $n; $i++) $call($ids[$i % 1000]);
+                fwrite($childEnd, json_encode(['end' => microtime(true)]) . "\n");
+            } catch (Throwable $e) {
+                fwrite(STDERR, "throughput child: {$e->getMessage()}\n");
+                $code = 1;
+            }
+            fclose($childEnd);
+            child_exit($code);
+        }
+        fclose($childEnd);
+        $pipes[$pid] = $parentEnd;
+    }
+    // Barrier: every process is connected and warmed up before any starts.
+    foreach ($pipes as $pipe) {
+        if (fgets($pipe) !== "ready\n") throw new RuntimeException('a throughput process failed before the start');
+    }
+    $cpu0 = redis_cpu_seconds($ctl);
+    $start = microtime(true);
+    foreach ($pipes as $pipe) fwrite($pipe, "go\n");
+    $ends = [];
+    foreach ($pipes as $pid => $pipe) {
+        $r = json_decode((string) fgets($pipe), true);
+        fclose($pipe);
+        pcntl_waitpid($pid, $status);
+        if (!is_array($r) || !pcntl_wifexited($status) || pcntl_wexitstatus($status) !== 0) {
+            throw new RuntimeException("a throughput process failed (status $status)");
+        }
+        $ends[] = $r['end'];
+    }
+    $decisions = $procs * $n;
+    $cpu = redis_cpu_seconds($ctl) - $cpu0;
+    $wall = max($ends) - $start;
+    return ['dps' => $decisions / $wall, 'redis_cpu_us' => $cpu * 1e6 / $decisions, 'wall' => $wall, 'decisions' => $decisions];
+}
+
+/** A child leaves without PHP's shutdown: objects copied from the parent (its control
+ *  connection) must not be closed or QUIT from here. exec replaces the process at once. */
+function child_exit(int $code): never
+{
+    pcntl_exec($code === 0 ? '/bin/true' : '/bin/false');
+    exit($code);   // only when exec itself failed
+}
