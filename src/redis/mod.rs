@@ -9,3 +9,4 @@ pub mod resp;
 pub mod script;
 pub mod scripts;
 pub mod target;
+pub mod tls;

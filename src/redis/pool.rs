@@ -225,10 +225,6 @@ impl Slot {
     }
 
     fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
-        let addr = match &self.target.address {
-            Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
-            Address::Unix { path } => ConnectionAddr::Unix(path.into()),
-        };
         let mut redis_info = RedisConnectionInfo::default().set_db(self.target.db).set_skip_set_lib_name();
         if let Some(u) = &self.target.username {
             redis_info = redis_info.set_username(u);
@@ -236,9 +232,25 @@ impl Slot {
         if let Some(p) = &self.target.password {
             redis_info = redis_info.set_password(p);
         }
+        let client = match (&self.target.address, &self.target.tls) {
+            (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, redis_info).map_err(|e| {
+                self.failures.fetch_add(1, Ordering::Relaxed);
+                Error::Redis(format!("Redis at {}: {}", self.target, e.0))
+            })?,
+            (address, _) => {
+                let addr = match address {
+                    Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
+                    Address::Unix { path } => ConnectionAddr::Unix(path.into()),
+                };
+                match addr.into_connection_info().and_then(|info| ::redis::Client::open(info.set_redis_settings(redis_info))) {
+                    Ok(client) => client,
+                    Err(e) => return Err(self.fail(&e)),
+                }
+            }
+        };
+        // TLS: the handshake, certificate checks included, happen here, before AUTH.
         let open = || -> RedisResult<::redis::Connection> {
-            let info = addr.clone().into_connection_info()?.set_redis_settings(redis_info.clone());
-            let conn = ::redis::Client::open(info)?.get_connection_with_timeout(timeouts.connect)?;
+            let conn = client.get_connection_with_timeout(timeouts.connect)?;
             conn.set_read_timeout(Some(timeouts.reply))?;
             conn.set_write_timeout(Some(timeouts.reply))?;
             Ok(conn)
@@ -254,7 +266,15 @@ impl Slot {
 
     fn fail(&self, e: &RedisError) -> Error {
         self.failures.fetch_add(1, Ordering::Relaxed);
-        Error::Redis(format!("Redis at {}: {}", self.target, describe(e)))
+        let text = describe(e);
+        let text = match &self.target.tls {
+            // The handshake runs with the first command, so a plain port (which
+            // reads a TLS hello as the start of a command and waits) shows as a timeout.
+            Some(_) if e.is_timeout() => format!("{text}; over TLS this is also what a plain, non-TLS port gives"),
+            Some(_) => super::tls::describe(&text).unwrap_or(text),
+            None => text,
+        };
+        Error::Redis(format!("Redis at {}: {text}", self.target))
     }
 }
 
