@@ -181,8 +181,42 @@ fn tls_options(a: &ZendHashTable) -> Result<Option<Tls>> {
     Ok(Some(tls))
 }
 
+/// `'cluster' => ['host:port', …]`: the seed nodes of a Redis Cluster.
+fn cluster_seeds(z: &Zval) -> Result<Target> {
+    let Some(list) = z.dereference().array() else {
+        return Err(Error::type_error("connection", format!("cluster must be of type array, {} given", type_name(z))));
+    };
+    if list.len() == 0 {
+        return Err(Error::value("connection", "cluster must list at least one \"host:port\" seed node"));
+    }
+    let mut seeds = Vec::new();
+    for (_, node) in list.iter() {
+        let Some(text) = node.dereference().str() else {
+            return Err(Error::type_error("connection", format!("cluster entries must be \"host:port\" strings, {} given", type_name(node))));
+        };
+        seeds.push(text.to_string());
+    }
+    parse_dsn(&format!("redis-cluster://{}", seeds.join(","))).map_err(|_| {
+        Error::value("connection", format!("cluster entries must be \"host:port\" strings, \"{}\" given", shown(&seeds.join(","))))
+    })
+}
+
 fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     let tls = tls_options(a)?;
+    if let Some(cluster) = a.get("cluster").filter(|z| !z.dereference().is_null()) {
+        if tls.is_some() {
+            return Err(Error::value("connection", "asks for TLS to a Redis Cluster, which is not supported yet"));
+        }
+        let mut target = cluster_seeds(cluster)?;
+        if let Some(auth) = a.get("auth") {
+            apply_auth(&mut target, auth)?;
+        }
+        let timeouts = TimeoutOverrides {
+            connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
+            reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
+        };
+        return Ok((target, timeouts));
+    }
     let host = match a.get("host").map(Zval::dereference) {
         None => "127.0.0.1".to_string(),
         Some(z) if z.is_null() => "127.0.0.1".to_string(),

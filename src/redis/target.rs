@@ -17,6 +17,9 @@ pub const DEFAULT_PORT: u16 = 6379;
 pub enum Address {
     Tcp { host: String, port: u16 },
     Unix { path: String },
+    /// A Redis Cluster, found from these seed nodes (any of them will do; the
+    /// slot map is asked of the first that answers).
+    Cluster { seeds: Vec<(String, u16)> },
 }
 
 /// TLS to a TCP address. The files are read when a connection is opened, so
@@ -58,10 +61,20 @@ impl Target {
         Target { address: Address::Unix { path: path.to_string() }, username: None, password: None, db: 0, tls: None }
     }
 
+    pub fn cluster(seeds: Vec<(String, u16)>) -> Self {
+        Target { address: Address::Cluster { seeds }, username: None, password: None, db: 0, tls: None }
+    }
+
+    pub fn is_cluster(&self) -> bool {
+        matches!(self.address, Address::Cluster { .. })
+    }
+
     /// Sets the TLS settings; a unix socket cannot carry TLS.
     pub fn with_tls(mut self, tls: Tls) -> Result<Self> {
-        if let Address::Unix { .. } = self.address {
-            return Err(Error::value("connection", "asks for TLS on a unix socket, which has no TLS; use a TCP host"));
+        match self.address {
+            Address::Unix { .. } => return Err(Error::value("connection", "asks for TLS on a unix socket, which has no TLS; use a TCP host")),
+            Address::Cluster { .. } => return Err(Error::value("connection", "asks for TLS to a Redis Cluster, which is not supported yet")),
+            Address::Tcp { .. } => {}
         }
         if tls.certfile.is_some() != tls.keyfile.is_some() {
             return Err(Error::value("connection", "needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither"));
@@ -80,6 +93,17 @@ impl fmt::Display for Target {
             Address::Tcp { host, port } if host.contains(':') => write!(f, "{scheme}://[{}]:{port}", shown(host))?,
             Address::Tcp { host, port } => write!(f, "{scheme}://{}:{port}", shown(host))?,
             Address::Unix { path } => write!(f, "unix://{}", shown(path))?,
+            Address::Cluster { seeds } => {
+                write!(f, "redis-cluster://")?;
+                for (i, (host, port)) in seeds.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { "," };
+                    if host.contains(':') {
+                        write!(f, "{sep}[{}]:{port}", shown(host))?;
+                    } else {
+                        write!(f, "{sep}{}:{port}", shown(host))?;
+                    }
+                }
+            }
         }
         if self.db != 0 {
             write!(f, " db {}", self.db)?;
@@ -128,8 +152,11 @@ pub fn parse_dsn(dsn: &str) -> Result<Target> {
     match scheme.to_ascii_lowercase().as_str() {
         "redis" => parse_tcp(dsn, rest, false),
         "unix" => parse_unix(dsn, rest),
+        "redis-cluster" => parse_cluster(dsn, rest),
         s if is_tls_scheme(s) => parse_tcp(dsn, rest, true),
-        _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss:// or unix://")),
+        "rediss-cluster" => Err(bad_dsn(dsn, "TLS to a Redis Cluster is not supported yet")),
+        "redis-sentinel" | "rediss-sentinel" => Err(bad_dsn(dsn, "Sentinel is not supported yet")),
+        _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss://, redis-cluster:// or unix://")),
     }
 }
 
@@ -199,6 +226,35 @@ fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     if tls {
         let options = parse_tls_query(dsn, query.unwrap_or(""))?;
         target = target.with_tls(options).map_err(|_| bad_dsn(dsn, "certfile and keyfile go together"))?;
+    }
+    Ok(target)
+}
+
+/// `redis-cluster://[[user]:password@]host:port[,host:port…]`: seed nodes; no db
+/// (a cluster has only db 0).
+fn parse_cluster(dsn: &str, rest: &str) -> Result<Target> {
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.contains('/') || rest.contains('?') || rest.contains('#') {
+        return Err(bad_dsn(dsn, "a cluster has no db, path or query: redis-cluster://host:port[,host:port…]"));
+    }
+    let (userinfo, nodes) = match rest.rfind('@') {
+        Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
+        None => (None, rest),
+    };
+    let mut seeds = Vec::new();
+    for node in nodes.split(',') {
+        let (host, port) = split_host_port(dsn, node)?;
+        if !seeds.contains(&(host.clone(), port)) {
+            seeds.push((host, port));
+        }
+    }
+    let mut target = Target::cluster(seeds);
+    if let Some(info) = userinfo {
+        let (user, pass) = info.split_once(':').unwrap_or(("", info));
+        if !user.is_empty() {
+            target.username = Some(percent_decode(dsn, user)?);
+        }
+        target.password = Some(percent_decode(dsn, pass)?);
     }
     Ok(target)
 }
@@ -367,6 +423,19 @@ mod tests {
         assert!(err("rediss://h?bogus=1").contains("unknown query"));
         assert!(err("redis://h?cafile=/a").contains("only for rediss://"));
         assert!(!err("rediss://:pw@h?bogus=1").contains("pw@"));
+    }
+
+    #[test]
+    fn cluster_seeds() {
+        let t = ok("redis-cluster://u:pw@10.0.0.1:7000,10.0.0.2:7001,[::1]:7002/");
+        assert_eq!(t.address, Address::Cluster { seeds: vec![("10.0.0.1".into(), 7000), ("10.0.0.2".into(), 7001), ("::1".into(), 7002)] });
+        assert_eq!((t.username.as_deref(), t.password.as_deref()), (Some("u"), Some("pw")));
+        assert_eq!(t.to_string(), "redis-cluster://10.0.0.1:7000,10.0.0.2:7001,[::1]:7002 user u");
+        assert_eq!(ok("redis-cluster://h:1,h:1"), ok("redis-cluster://h:1"));
+        assert!(err("redis-cluster://h:1/2").contains("no db"));
+        assert!(err("redis-cluster://h:1,,h:2").contains("missing host"));
+        assert!(err("rediss-cluster://h:1").contains("not supported yet"));
+        assert!(err("redis-sentinel://h:1#m").contains("not supported yet"));
     }
 
     #[test]
