@@ -73,6 +73,7 @@ rl_throws(fn () => (new TokenBucketRateLimiter("rediss://:$pw@127.0.0.1:{$server
 $r = rl_redis($server['port']);
 $r->auth($pw);
 echo "AUTH calls the server saw: ", $r->info('commandstats')['cmdstat_auth'] ?? 'none', " (phpredis's own, just now)\n";
+rl_stop_redis($server);
 ?>
 --EXPECTF--
 rediss:// DSN              RateLimiterException: Redis at rediss://127.0.0.1:PORT: timed out; over TLS this is also what a plain, non-TLS port gives
