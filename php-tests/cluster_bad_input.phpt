@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster connection forms that cannot work are ValueError/TypeError naming $connection before anything is sent (a db, TLS, Sentinel, empty or malformed seeds); an unreachable cluster is a RateLimiterException naming the seeds, never the password
+Redis Cluster connection forms that cannot work are ValueError/TypeError naming $connection before anything is sent (a db, a query without TLS, TLS client certificate without key, Sentinel, empty or malformed seeds); an unreachable cluster is a RateLimiterException naming the seeds, never the password
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -14,13 +14,13 @@ foreach ([
     "redis-cluster://127.0.0.1:$port?x=1",
     "redis-cluster://127.0.0.1:$port,,127.0.0.1:1",
     "redis-cluster://",
-    "rediss-cluster://127.0.0.1:$port",
+    "rediss-cluster://127.0.0.1:$port?certfile=/client.pem",
     "redis-sentinel://127.0.0.1:$port#mymaster",
     ['cluster' => []],
     ['cluster' => 'h:1'],
     ['cluster' => [42]],
     ['cluster' => ['127.0.0.1:0']],
-    ['cluster' => ["127.0.0.1:$port"], 'scheme' => 'tls'],
+    ['cluster' => ["127.0.0.1:$port"], 'scheme' => 'tls', 'ssl' => ['local_pk' => '/client.key']],
     "redis-cluster://:secret-pw@127.0.0.1:$port,127.0.0.1:$port",
     ['cluster' => ["127.0.0.1:$port"], 'auth' => ['user', 'secret-pw']],
 ] as $connection) {
@@ -38,12 +38,12 @@ ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is 
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (a cluster has no db, path or query: redis-cluster://host:port[,host:port…]): "redis-cluster://127.0.0.1:PORT?x=1"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis-cluster://127.0.0.1:PORT,,127.0.0.1:1"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis-cluster://"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (TLS to a Redis Cluster is not supported yet): "rediss-cluster://127.0.0.1:PORT"
+ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (certfile and keyfile go together): "rediss-cluster://127.0.0.1:PORT?certfile=/client.pem"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (Sentinel is not supported yet): "redis-sentinel://127.0.0.1:PORT#mymaster"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster must list at least one "host:port" seed node
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster must be of type array, string given
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, int given
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, "127.0.0.1:0" given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) asks for TLS to a Redis Cluster, which is not supported yet
+ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither
 RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT: It failed to check startup nodes. - Io: Failed to connect to each cluster node (127.0.0.1:PORT: Connection refused (os error 111))
 RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT user user: It failed to check startup nodes. - Io: Failed to connect to each cluster node (127.0.0.1:PORT: Connection refused (os error 111))

@@ -204,10 +204,10 @@ fn cluster_seeds(z: &Zval) -> Result<Target> {
 fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     let tls = tls_options(a)?;
     if let Some(cluster) = a.get("cluster").filter(|z| !z.dereference().is_null()) {
-        if tls.is_some() {
-            return Err(Error::value("connection", "asks for TLS to a Redis Cluster, which is not supported yet"));
-        }
         let mut target = cluster_seeds(cluster)?;
+        if let Some(tls) = tls {
+            target = target.with_tls(tls)?;
+        }
         if let Some(auth) = a.get("auth") {
             apply_auth(&mut target, auth)?;
         }

@@ -276,11 +276,30 @@ impl Slot {
     /// MOVED/ASK and re-reads the slot map after a failover; its own retries
     /// are kept few so a call stays within a few reply timeouts.
     fn connect_cluster(&self, pid: u32, timeouts: Timeouts, seeds: &[(String, u16)]) -> Result<Live> {
-        let nodes: Vec<ConnectionAddr> = seeds.iter().map(|(h, p)| ConnectionAddr::Tcp(h.clone(), *p)).collect();
+        let tls = self.target.tls.as_ref();
+        let nodes: Vec<ConnectionAddr> = seeds
+            .iter()
+            .map(|(h, p)| match tls {
+                Some(tls) => super::tls::addr(h, *p, tls),
+                None => ConnectionAddr::Tcp(h.clone(), *p),
+            })
+            .collect();
         let mut builder = ::redis::cluster::ClusterClientBuilder::new(nodes)
             .connection_timeout(timeouts.connect)
             .response_timeout(timeouts.reply)
             .retries(2);
+        if let Some(tls) = tls {
+            // Every node the slot map names is reached with the same TLS settings.
+            builder = builder.tls(if tls.verify_peer { ::redis::TlsMode::Secure } else { ::redis::TlsMode::Insecure });
+            match super::tls::certificates(tls) {
+                Ok(Some(certs)) => builder = builder.certs(certs),
+                Ok(None) => {}
+                Err(e) => {
+                    self.failures.fetch_add(1, Ordering::Relaxed);
+                    return Err(Error::Redis(format!("Redis at {}: {}", self.target, e.0)));
+                }
+            }
+        }
         if let Some(u) = &self.target.username {
             builder = builder.username(u);
         }

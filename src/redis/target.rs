@@ -73,8 +73,7 @@ impl Target {
     pub fn with_tls(mut self, tls: Tls) -> Result<Self> {
         match self.address {
             Address::Unix { .. } => return Err(Error::value("connection", "asks for TLS on a unix socket, which has no TLS; use a TCP host")),
-            Address::Cluster { .. } => return Err(Error::value("connection", "asks for TLS to a Redis Cluster, which is not supported yet")),
-            Address::Tcp { .. } => {}
+            Address::Cluster { .. } | Address::Tcp { .. } => {}
         }
         if tls.certfile.is_some() != tls.keyfile.is_some() {
             return Err(Error::value("connection", "needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither"));
@@ -94,7 +93,7 @@ impl fmt::Display for Target {
             Address::Tcp { host, port } => write!(f, "{scheme}://{}:{port}", shown(host))?,
             Address::Unix { path } => write!(f, "unix://{}", shown(path))?,
             Address::Cluster { seeds } => {
-                write!(f, "redis-cluster://")?;
+                write!(f, "{scheme}-cluster://")?;
                 for (i, (host, port)) in seeds.iter().enumerate() {
                     let sep = if i == 0 { "" } else { "," };
                     if host.contains(':') {
@@ -152,9 +151,9 @@ pub fn parse_dsn(dsn: &str) -> Result<Target> {
     match scheme.to_ascii_lowercase().as_str() {
         "redis" => parse_tcp(dsn, rest, false),
         "unix" => parse_unix(dsn, rest),
-        "redis-cluster" => parse_cluster(dsn, rest),
+        "redis-cluster" => parse_cluster(dsn, rest, false),
+        "rediss-cluster" => parse_cluster(dsn, rest, true),
         s if is_tls_scheme(s) => parse_tcp(dsn, rest, true),
-        "rediss-cluster" => Err(bad_dsn(dsn, "TLS to a Redis Cluster is not supported yet")),
         "redis-sentinel" | "rediss-sentinel" => Err(bad_dsn(dsn, "Sentinel is not supported yet")),
         _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss://, redis-cluster:// or unix://")),
     }
@@ -231,10 +230,15 @@ fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
 }
 
 /// `redis-cluster://[[user]:password@]host:port[,host:port…]`: seed nodes; no db
-/// (a cluster has only db 0).
-fn parse_cluster(dsn: &str, rest: &str) -> Result<Target> {
+/// (a cluster has only db 0). `rediss-cluster://` is TLS to every node, with
+/// the query of `rediss://`.
+fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) if tls => (r, Some(q)),
+        _ => (rest, None),
+    };
     let rest = rest.strip_suffix('/').unwrap_or(rest);
-    if rest.contains('/') || rest.contains('?') || rest.contains('#') {
+    if rest.contains('/') || rest.contains('?') || rest.contains('#') || query.is_some_and(|q| q.contains('#')) {
         return Err(bad_dsn(dsn, "a cluster has no db, path or query: redis-cluster://host:port[,host:port…]"));
     }
     let (userinfo, nodes) = match rest.rfind('@') {
@@ -255,6 +259,10 @@ fn parse_cluster(dsn: &str, rest: &str) -> Result<Target> {
             target.username = Some(percent_decode(dsn, user)?);
         }
         target.password = Some(percent_decode(dsn, pass)?);
+    }
+    if tls {
+        let options = parse_tls_query(dsn, query.unwrap_or(""))?;
+        target = target.with_tls(options).map_err(|_| bad_dsn(dsn, "certfile and keyfile go together"))?;
     }
     Ok(target)
 }
@@ -434,7 +442,10 @@ mod tests {
         assert_eq!(ok("redis-cluster://h:1,h:1"), ok("redis-cluster://h:1"));
         assert!(err("redis-cluster://h:1/2").contains("no db"));
         assert!(err("redis-cluster://h:1,,h:2").contains("missing host"));
-        assert!(err("rediss-cluster://h:1").contains("not supported yet"));
+        let t = ok("rediss-cluster://h:1,h:2?cafile=/ca.pem");
+        assert_eq!(t.tls.as_ref().and_then(|t| t.cafile.as_deref()), Some("/ca.pem"));
+        assert_eq!(t.to_string(), "rediss-cluster://h:1,h:2 cafile /ca.pem");
+        assert!(err("redis-cluster://h:1?cafile=/ca.pem").contains("no db, path or query"));
         assert!(err("redis-sentinel://h:1#m").contains("not supported yet"));
     }
 

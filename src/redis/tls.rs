@@ -18,11 +18,23 @@ fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
     std::fs::read(path).map_err(|e| SetupError(format!("cannot read the TLS {what} {}: {e}", shown(path))))
 }
 
+/// The address of `host:port` over TLS as `tls` says.
+pub fn addr(host: &str, port: u16, tls: &Tls) -> ConnectionAddr {
+    // `insecure` is redis-rs's name for verify_peer=0: no chain, expiry or host name check.
+    ConnectionAddr::TcpTls { host: host.to_string(), port, insecure: !tls.verify_peer, tls_params: None }
+}
+
 /// A client for `host:port` over TLS as `tls` says.
 pub fn client(host: &str, port: u16, tls: &Tls, settings: RedisConnectionInfo) -> Result<Client, SetupError> {
-    // `insecure` is redis-rs's name for verify_peer=0: no chain, expiry or host name check.
-    let addr = ConnectionAddr::TcpTls { host: host.to_string(), port, insecure: !tls.verify_peer, tls_params: None };
-    let info: ConnectionInfo = addr.into_connection_info().map_err(|e| SetupError(e.to_string()))?.set_redis_settings(settings);
+    let info: ConnectionInfo = addr(host, port, tls).into_connection_info().map_err(|e| SetupError(e.to_string()))?.set_redis_settings(settings);
+    match certificates(tls)? {
+        None => Client::open(info).map_err(|e| SetupError(e.to_string())),
+        Some(certs) => Client::build_with_tls(info, certs).map_err(|e| SetupError(format!("the TLS files do not load: {e}"))),
+    }
+}
+
+/// The CA and client certificate files, read now; `None` when there are none.
+pub fn certificates(tls: &Tls) -> Result<Option<TlsCertificates>, SetupError> {
     let client_tls = match (&tls.certfile, &tls.keyfile) {
         (Some(cert), Some(key)) => Some(ClientTlsConfig { client_cert: read("client certificate", cert)?, client_key: read("client key", key)? }),
         _ => None,
@@ -35,9 +47,9 @@ pub fn client(host: &str, port: u16, tls: &Tls, settings: RedisConnectionInfo) -
         }
     }
     if client_tls.is_none() && root_cert.is_none() {
-        return Client::open(info).map_err(|e| SetupError(e.to_string()));
+        return Ok(None);
     }
-    Client::build_with_tls(info, TlsCertificates { client_tls, root_cert }).map_err(|e| SetupError(format!("the TLS files do not load: {e}")))
+    Ok(Some(TlsCertificates { client_tls, root_cert }))
 }
 
 /// The cause of a failed TLS handshake in plain words, from rustls's error
