@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 PHP ?= php
 PHP_CONFIG ?= php-config
-DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache dpkg-dev gnuplot-nox
+DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache dpkg-dev gnuplot-nox openssl
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)

@@ -66,7 +66,7 @@ FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid 
 FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://user:***@127.0.0.1:0"
 FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown query parameter, expected db, user or password): "unix:///tmp/x.sock?password=***&bogus=1"
 FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unclosed [ in IPv6 host): "redis://:***@[::1"
-FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db] or unix:///path): "***@127.0.0.1:6379"
+FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "***@127.0.0.1:6379"
 -- a refused connection with a password: RateLimiterException
 Redis at redis://127.0.0.1:PORT user u: connection refused
 Redis at redis://127.0.0.1:PORT user u: connection refused

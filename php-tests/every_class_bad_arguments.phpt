@@ -18,7 +18,7 @@ $before = $r->info('stats')['total_commands_processed'];
 // of none beyond the first, no blocks): the table says "accepted".
 $badNumbers = [0, -1, NAN, INF, PHP_INT_MAX, 'x', []];
 $badShort = [0, -1, NAN, PHP_INT_MAX];
-$badConnections = [42, 42.5, true, new stdClass, 'http://h', 'redis://h:99999', 'redis://h:6379/x', 'redis://:6379', 'rediss://h',
+$badConnections = [42, 42.5, true, new stdClass, 'http://h', 'redis://h:99999', 'redis://h:6379/x', 'redis://:6379', 'rediss://h?verify_peer=2',
     ['port' => 'abc'], ['port' => 70000], ['index' => -1], ['timeout' => -2], ['auth' => 5.5]];
 // What each call threw, kind by kind, for rl_table(); the class's own name
 // reads "Class" so that messages the same for every class print once.
@@ -297,11 +297,11 @@ connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must b
 connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
 connection true: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
 connection (object)array(): TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis:// or unix://): "http://h"
+connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis://, rediss://, redis-cluster:// or unix://): "http://h"
 connection 'redis://h:99999': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
 connection 'redis://h:6379/x': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
 connection 'redis://:6379': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"
-connection 'rediss://h': ValueError: Class::__construct(): Argument #1 ($connection) requests TLS (rediss://), which is not supported yet; nothing was sent
+connection 'rediss://h?verify_peer=2': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (verify_peer must be 0 or 1): "rediss://h?verify_peer=2"
 connection array('port'=>'abc',): TypeError: Class::__construct(): Argument #1 ($connection) port must be of type int, string given
 connection array('port'=>70000,): ValueError: Class::__construct(): Argument #1 ($connection) port must be 1..65535, 70000 given
 connection array('index'=>-1,): ValueError: Class::__construct(): Argument #1 ($connection) database index must be >= 0, -1 given

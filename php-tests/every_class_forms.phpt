@@ -123,7 +123,7 @@ short form, one argument too many:
 a string second argument means the long form:
   fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
   sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
-  blocks   ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db] or unix:///path): "k"
+  blocks   ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "k"
   token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
   leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
   gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)

@@ -14,7 +14,7 @@ $commandsBefore = $r->info('stats')['total_commands_processed'];
 
 $badNumbers = [0, -1, NAN, INF, -INF, 1e300, PHP_INT_MAX, PHP_INT_MIN, 'abc', [], new stdClass, '', true];
 $badConnections = [42, 1.5, true, new stdClass, 'http://h', 'redis://h:0', 'redis://h:99999', 'redis://h/x', 'redis://:1',
-    'unix://', 'rediss://h', ['port' => 'x'], ['index' => -1], ['timeout' => NAN], ['auth' => 1.5], ['host' => 5]];
+    'unix://', 'rediss://h?verify_peer=2', ['port' => 'x'], ['index' => -1], ['timeout' => NAN], ['auth' => 1.5], ['host' => 5]];
 $cases = 0;
 $surprises = [];
 // $param: the parameter the message must name, as "($param)"; or a whole needle like "Argument #2 (".

@@ -21,7 +21,7 @@ var_dump(ini_get('ratelimit.timeout'));
 var_dump(ini_set('ratelimit.redis_url', 'http://example.com'), ini_get('ratelimit.redis_url'));
 var_dump(ini_set('ratelimit.block_cache', 'sometimes'), ini_set('ratelimit.block_cache_size', '0'), ini_set('ratelimit.block_cache_size', 'many'));
 var_dump(ini_set('ratelimit.block_cache', 'on'), ini_set('ratelimit.block_cache_size', '500'), ini_get('ratelimit.block_cache_size'));
-var_dump(ini_set('ratelimit.redis_url', 'rediss://:pw@127.0.0.1:6379'), ini_get('ratelimit.redis_url'));
+var_dump(ini_set('ratelimit.redis_url', 'rediss://:pw@127.0.0.1:6379?verify_peer=2'), ini_get('ratelimit.redis_url'));
 foreach (['0', '-3', '1.5', 'many', '65537'] as $bad) {
     var_dump(ini_set('ratelimit.max_connections', $bad));
 }

@@ -32,6 +32,10 @@ pub struct Limiter {
     prefix: Vec<u8>,
     /// Tells this policy's block-cache entries from another's on the same key.
     fingerprint: u64,
+    /// On a Redis Cluster the id is a hash tag, `prefix:{id}`, so that the
+    /// keys of one id under different prefixes (a compound limiter's
+    /// members) share a slot; used alone or in a compound, a limiter keeps one layout.
+    hash_tag: bool,
 }
 
 impl Limiter {
@@ -43,7 +47,8 @@ impl Limiter {
         let encoded_args = resp::encode_all(&policy.args);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (policy.script, &policy.args).hash(&mut hasher);
-        Ok(Limiter { policy, encoded_args, slot, prefix, fingerprint: hasher.finish() })
+        let hash_tag = slot.is_cluster();
+        Ok(Limiter { policy, encoded_args, slot, prefix, fingerprint: hasher.finish(), hash_tag })
     }
 
     pub fn limit(&self) -> i64 {
@@ -73,9 +78,11 @@ impl Limiter {
         CACHE.with_borrow_mut(|c| c.forget(key));
     }
 
-    /// The Redis key for `id`: `prefix:id`, or the bare prefix for the empty id.
+    /// The Redis key for `id`: `prefix:id`, or the bare prefix for the empty
+    /// id; on a cluster `prefix:{id}` (the empty id stays the bare prefix).
     pub fn key(&self, id: &[u8]) -> Result<Vec<u8>> {
-        let len = self.prefix.len() + if id.is_empty() { 0 } else { id.len() + 1 };
+        let tag = self.hash_tag && !id.is_empty();
+        let len = self.prefix.len() + if id.is_empty() { 0 } else { id.len() + 1 } + if tag { 2 } else { 0 };
         if len > MAX_KEY_BYTES {
             return Err(Error::value("id", format!("makes a Redis key of {len} bytes; keys are limited to {MAX_KEY_BYTES}")));
         }
@@ -83,7 +90,13 @@ impl Limiter {
         key.extend_from_slice(&self.prefix);
         if !id.is_empty() {
             key.push(b':');
+            if tag {
+                key.push(b'{');
+            }
             key.extend_from_slice(id);
+            if tag {
+                key.push(b'}');
+            }
         }
         Ok(key)
     }

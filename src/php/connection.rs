@@ -10,7 +10,7 @@ use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
 use super::values::{self, type_name};
 use crate::error::{Error, Result};
 use crate::redis::redact::shown;
-use crate::redis::target::{parse_dsn, tls_refused, Target, DEFAULT_PORT};
+use crate::redis::target::{is_tls_scheme, parse_dsn, Target, Tls, DEFAULT_PORT};
 use crate::settings;
 
 /// Timeouts the connection argument asked for; the ini settings fill the rest.
@@ -75,15 +75,25 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
     if let Some(path) = host.strip_prefix("unix://") {
         return Ok(Target::unix(path));
     }
-    if let Some((scheme, _)) = host.split_once("://").filter(|(s, _)| is_tls_scheme(s)) {
-        return Err(tls_refused(&format!("host {scheme}://")));
+    // phpredis's way to ask for TLS: "tls://host" (or "ssl://host").
+    let (host, tls) = match host.split_once("://") {
+        Some((scheme, rest)) if is_tls_scheme(scheme) => (rest, true),
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("tcp") => (rest, false),
+        _ => (host, false),
+    };
+    if host.is_empty() {
+        return Err(Error::value(param, "host must not be empty"));
     }
     let port = match port {
         None | Some(0) | Some(-1) => DEFAULT_PORT,
         Some(p) if (1..=65535).contains(&p) => p as u16,
         Some(p) => return Err(Error::value(param, format!("port must be 1..65535, {p} given"))),
     };
-    Ok(Target::tcp(host, port))
+    let target = Target::tcp(host, port);
+    if tls {
+        return target.with_tls(Tls::default());
+    }
+    Ok(target)
 }
 
 /// `auth` as phpredis takes it: "pass", ["pass"], ["user", "pass"] or ["user" => …, "pass" => …].
@@ -115,46 +125,98 @@ fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
     Ok(())
 }
 
-/// The names phpredis, Predis and Laravel configs use to ask for TLS.
-fn is_tls_scheme(scheme: &str) -> bool {
-    ["tls", "ssl", "rediss", "valkeys"].iter().any(|t| t.eq_ignore_ascii_case(scheme))
+/// The TLS an array asks for, phpredis's way: `'scheme' => 'tls'` (or
+/// `tls://` before the host), with `'ssl' => ['cafile' => …, 'local_cert' => …,
+/// 'local_pk' => …, 'verify_peer' => bool]` (also taken from `'context' =>
+/// ['stream' => […]]`, phpredis's connect() context). Options without a TLS
+/// scheme still mean TLS: connecting in clear text instead would send the
+/// password unencrypted. An unknown scheme is an error rather than plain TCP.
+/// An entry that asks for something: not absent, null, false or [].
+fn given(z: Option<&Zval>) -> Option<&Zval> {
+    z.map(Zval::dereference).filter(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.len() == 0)))
 }
 
-/// An array that asks for TLS (`'scheme' => 'tls'`, `'ssl' => [...]`, a
-/// stream context with ssl options) is refused, since connecting in clear
-/// text instead would send its password unencrypted; an unknown scheme is an
-/// error rather than silently plain TCP.
-fn refuse_tls(a: &ZendHashTable) -> Result<()> {
+fn tls_options(a: &ZendHashTable) -> Result<Option<Tls>> {
+    let mut asked = false;
     if let Some(z) = a.get("scheme").map(Zval::dereference).filter(|z| !z.is_null()) {
         let Some(scheme) = z.str() else {
             return Err(Error::value("connection", format!("scheme must be a string, {} given", type_name(z))));
         };
-        if is_tls_scheme(scheme) {
-            return Err(tls_refused(&format!("'scheme' => '{}'", shown(scheme))));
-        }
-        if !["", "tcp", "redis"].iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
-            return Err(Error::value("connection", format!("scheme must be \"tcp\" or \"redis\" (TLS is not supported yet), \"{}\" given", shown(scheme))));
+        asked = is_tls_scheme(scheme);
+        if !asked && !["", "tcp", "redis"].iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
+            return Err(Error::value("connection", format!("scheme must be \"tcp\", \"redis\" or \"tls\", \"{}\" given", shown(scheme))));
         }
     }
-    let asked = |z: Option<&Zval>| {
-        z.map(Zval::dereference).is_some_and(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.len() == 0)))
+    let context = a.get("context").and_then(|z| z.dereference().array());
+    let options = [a.get("ssl"), a.get("tls"), context.and_then(|c| c.get("stream")), context.and_then(|c| c.get("ssl"))]
+        .into_iter()
+        .find_map(given);
+    if options.is_none() && !asked {
+        return Ok(None);
+    }
+    let mut tls = Tls::default();
+    if let Some(o) = options.and_then(Zval::array) {
+        let file = |names: &[&str]| -> Result<Option<String>> {
+            let Some((name, z)) = names.iter().find_map(|&n| o.get(n).map(|z| (n, z.dereference()))).filter(|(_, z)| !z.is_null()) else {
+                return Ok(None);
+            };
+            match z.str() {
+                Some(f) if !f.is_empty() && !f.contains('\0') => Ok(Some(f.to_string())),
+                _ => Err(Error::value("connection", format!("ssl {name} must be a file name, {} given", type_name(z)))),
+            }
+        };
+        tls.cafile = file(&["cafile", "ca_file"])?;
+        tls.certfile = file(&["local_cert", "certfile"])?;
+        tls.keyfile = file(&["local_pk", "keyfile"])?;
+        if let Some(v) = o.get("verify_peer").map(Zval::dereference).filter(|z| !z.is_null()) {
+            tls.verify_peer = match (v.bool(), v.long()) {
+                (Some(b), _) => b,
+                (_, Some(n @ (0 | 1))) => n == 1,
+                _ => return Err(Error::type_error("connection", format!("ssl verify_peer must be of type bool, {} given", type_name(v)))),
+            };
+        }
+    } else if let Some(v) = options.filter(|z| z.bool() != Some(true)) {
+        return Err(Error::type_error("connection", format!("ssl must be of type array|bool, {} given", type_name(v))));
+    }
+    Ok(Some(tls))
+}
+
+/// `'cluster' => ['host:port', …]`: the seed nodes of a Redis Cluster.
+fn cluster_seeds(z: &Zval) -> Result<Target> {
+    let Some(list) = z.dereference().array() else {
+        return Err(Error::type_error("connection", format!("cluster must be of type array, {} given", type_name(z))));
     };
-    for key in ["ssl", "tls"] {
-        if asked(a.get(key)) {
-            return Err(tls_refused(&format!("'{key}' options")));
-        }
+    if list.len() == 0 {
+        return Err(Error::value("connection", "cluster must list at least one \"host:port\" seed node"));
     }
-    if let Some(context) = a.get("context").and_then(|z| z.dereference().array()) {
-        let stream = context.get("stream").and_then(|z| z.dereference().array());
-        if asked(context.get("ssl")) || stream.is_some_and(|s| s.len() > 0) {
-            return Err(tls_refused("'context' ssl options"));
-        }
+    let mut seeds = Vec::new();
+    for (_, node) in list.iter() {
+        let Some(text) = node.dereference().str() else {
+            return Err(Error::type_error("connection", format!("cluster entries must be \"host:port\" strings, {} given", type_name(node))));
+        };
+        seeds.push(text.to_string());
     }
-    Ok(())
+    parse_dsn(&format!("redis-cluster://{}", seeds.join(","))).map_err(|_| {
+        Error::value("connection", format!("cluster entries must be \"host:port\" strings, \"{}\" given", shown(&seeds.join(","))))
+    })
 }
 
 fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
-    refuse_tls(a)?;
+    let tls = tls_options(a)?;
+    if let Some(cluster) = a.get("cluster").filter(|z| !z.dereference().is_null()) {
+        let mut target = cluster_seeds(cluster)?;
+        if let Some(tls) = tls {
+            target = target.with_tls(tls)?;
+        }
+        if let Some(auth) = a.get("auth") {
+            apply_auth(&mut target, auth)?;
+        }
+        let timeouts = TimeoutOverrides {
+            connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
+            reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
+        };
+        return Ok((target, timeouts));
+    }
     let host = match a.get("host").map(Zval::dereference) {
         None => "127.0.0.1".to_string(),
         Some(z) if z.is_null() => "127.0.0.1".to_string(),
@@ -162,6 +224,10 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     };
     let port = a.get("port").filter(|z| !z.dereference().is_null()).map(|z| entry("port", values::int("connection", z))).transpose()?;
     let mut target = host_target("connection", &host, port)?;
+    if let Some(tls) = tls {
+        // Options here replace the defaults a tls:// host gave.
+        target = Target { tls: None, ..target }.with_tls(tls)?;
+    }
     if let Some(auth) = a.get("auth") {
         apply_auth(&mut target, auth)?;
     }

@@ -15,8 +15,9 @@
 
 use std::cell::RefCell;
 
-use ::redis::{Connection, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
+use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
+use super::conn::Conn;
 use super::resp;
 
 thread_local! {
@@ -24,13 +25,25 @@ thread_local! {
 }
 
 /// Counts one request; returns (the window's count including it, ms left in the window).
-pub fn hit(conn: &mut Connection, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64)> {
+pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64)> {
     hit_many(conn, &[key], window_ms)?.pop().expect("one key, one reply")
 }
 
 /// Counts one request per key, in order, in one round trip; each key's
 /// answer (or error: a foreign key fails alone) as `hit` gives it.
-pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Connection, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
+pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
+    if conn.is_cluster() && keys.len() > 1 {
+        // A cluster routes a pipeline by its first key: one key's three commands at a time.
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            match hit(conn, key.as_ref(), window_ms) {
+                // The connection is lost: the whole batch fails, and the pool drops it.
+                Err(e) if super::conn::is_broken(&e) => return Err(e),
+                one => out.push(one),
+            }
+        }
+        return Ok(out);
+    }
     let replies = COMMANDS.with_borrow_mut(|buf| {
         buf.clear();
         for key in keys {
@@ -62,7 +75,7 @@ pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Connection, keys: &[K], window_ms: i6
     Ok(out)
 }
 
-fn answer(conn: &mut Connection, key: &[u8], three: &[Value], window_ms: i64) -> RedisResult<(i64, i64)> {
+fn answer(conn: &mut Conn, key: &[u8], three: &[Value], window_ms: i64) -> RedisResult<(i64, i64)> {
     let int = |v: &Value| match v {
         Value::Int(n) => Ok(*n),
         Value::ServerError(e) => Err(RedisError::from(e.clone())),

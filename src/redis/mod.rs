@@ -2,6 +2,7 @@
 //! connection pool (`pool`), commands written as RESP (`resp`), the Lua script
 //! runner (`script`), the text of every algorithm's script (`scripts`) and the
 //! fixed window's scriptless fast path (`counter`).
+pub mod conn;
 pub mod counter;
 pub mod pool;
 pub mod redact;
@@ -9,3 +10,4 @@ pub mod resp;
 pub mod script;
 pub mod scripts;
 pub mod target;
+pub mod tls;

@@ -27,6 +27,7 @@ use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use ::redis::{ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
 
+use super::conn::Conn;
 use super::target::{Address, Target};
 use crate::error::{Error, Result};
 
@@ -40,7 +41,7 @@ pub struct Timeouts {
 
 struct Live {
     pid: u32,
-    conn: ::redis::Connection,
+    conn: Conn,
     reply_timeout: Duration,
 }
 
@@ -152,19 +153,21 @@ pub fn state() -> Vec<SlotState> {
     rows
 }
 
-/// A connection whose stream can no longer be trusted to be in step.
-fn is_broken(e: &RedisError) -> bool {
-    e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_unrecoverable_error()
-}
+use super::conn::is_broken;
 
 impl Slot {
+    /// Whether this target is a Redis Cluster (keys then carry a hash tag).
+    pub fn is_cluster(&self) -> bool {
+        self.target.is_cluster()
+    }
+
     /// Runs `op` on this target's connection, opening it if needed.
     ///
     /// A reused connection that turns out to be closed by the server (restart,
     /// idle timeout) is replaced and `op` is tried once more: the server closed
     /// it before our command, so the command was never run. A timeout is never
     /// retried, since the command may have run.
-    pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut ::redis::Connection) -> RedisResult<T>) -> Result<T> {
+    pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let opened = self.opened.load(Ordering::Relaxed);
         let failures = self.failures.load(Ordering::Relaxed);
@@ -177,7 +180,7 @@ impl Slot {
         result
     }
 
-    fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut ::redis::Connection) -> RedisResult<T>) -> Result<T> {
+    fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         let mut guard = self.live.lock();
         let pid = std::process::id();
         if guard.as_ref().is_some_and(|l| l.pid != pid) {
@@ -192,7 +195,7 @@ impl Slot {
             }
             let live = guard.as_mut().expect("connection just ensured");
             if live.reply_timeout != timeouts.reply {
-                if let Err(e) = live.conn.set_read_timeout(Some(timeouts.reply)).and_then(|_| live.conn.set_write_timeout(Some(timeouts.reply))) {
+                if let Err(e) = live.conn.set_timeouts(timeouts.reply) {
                     *guard = None;
                     return Err(self.fail(&e));
                 }
@@ -218,17 +221,13 @@ impl Slot {
     pub fn run_many<T>(
         self: &Arc<Self>,
         timeouts: Timeouts,
-        op: impl FnMut(&mut ::redis::Connection) -> RedisResult<Vec<RedisResult<T>>>,
+        op: impl FnMut(&mut Conn) -> RedisResult<Vec<RedisResult<T>>>,
     ) -> Result<Vec<Result<T>>> {
         let all = self.run(timeouts, op)?;
         Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e))).collect())
     }
 
     fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
-        let addr = match &self.target.address {
-            Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
-            Address::Unix { path } => ConnectionAddr::Unix(path.into()),
-        };
         let mut redis_info = RedisConnectionInfo::default().set_db(self.target.db).set_skip_set_lib_name();
         if let Some(u) = &self.target.username {
             redis_info = redis_info.set_username(u);
@@ -236,12 +235,32 @@ impl Slot {
         if let Some(p) = &self.target.password {
             redis_info = redis_info.set_password(p);
         }
-        let open = || -> RedisResult<::redis::Connection> {
-            let info = addr.clone().into_connection_info()?.set_redis_settings(redis_info.clone());
-            let conn = ::redis::Client::open(info)?.get_connection_with_timeout(timeouts.connect)?;
+        if let Address::Cluster { seeds } = &self.target.address {
+            return self.connect_cluster(pid, timeouts, seeds);
+        }
+        let client = match (&self.target.address, &self.target.tls) {
+            (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, redis_info).map_err(|e| {
+                self.failures.fetch_add(1, Ordering::Relaxed);
+                Error::Redis(format!("Redis at {}: {}", self.target, e.0))
+            })?,
+            (address, _) => {
+                let addr = match address {
+                    Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
+                    Address::Unix { path } => ConnectionAddr::Unix(path.into()),
+                    Address::Cluster { .. } => unreachable!("handled above"),
+                };
+                match addr.into_connection_info().and_then(|info| ::redis::Client::open(info.set_redis_settings(redis_info))) {
+                    Ok(client) => client,
+                    Err(e) => return Err(self.fail(&e)),
+                }
+            }
+        };
+        // TLS: the handshake, certificate checks included, happen here, before AUTH.
+        let open = || -> RedisResult<Conn> {
+            let conn = client.get_connection_with_timeout(timeouts.connect)?;
             conn.set_read_timeout(Some(timeouts.reply))?;
             conn.set_write_timeout(Some(timeouts.reply))?;
-            Ok(conn)
+            Ok(Conn::Single(conn))
         };
         match open() {
             Ok(conn) => {
@@ -252,9 +271,61 @@ impl Slot {
         }
     }
 
+    /// A cluster connection: the slot map is read from the first seed that
+    /// answers; nodes are connected as commands need them. redis-rs follows
+    /// MOVED/ASK and re-reads the slot map after a failover; its own retries
+    /// are kept few so a call stays within a few reply timeouts.
+    fn connect_cluster(&self, pid: u32, timeouts: Timeouts, seeds: &[(String, u16)]) -> Result<Live> {
+        let tls = self.target.tls.as_ref();
+        let nodes: Vec<ConnectionAddr> = seeds
+            .iter()
+            .map(|(h, p)| match tls {
+                Some(tls) => super::tls::addr(h, *p, tls),
+                None => ConnectionAddr::Tcp(h.clone(), *p),
+            })
+            .collect();
+        let mut builder = ::redis::cluster::ClusterClientBuilder::new(nodes)
+            .connection_timeout(timeouts.connect)
+            .response_timeout(timeouts.reply)
+            .retries(2);
+        if let Some(tls) = tls {
+            // Every node the slot map names is reached with the same TLS settings.
+            builder = builder.tls(if tls.verify_peer { ::redis::TlsMode::Secure } else { ::redis::TlsMode::Insecure });
+            match super::tls::certificates(tls) {
+                Ok(Some(certs)) => builder = builder.certs(certs),
+                Ok(None) => {}
+                Err(e) => {
+                    self.failures.fetch_add(1, Ordering::Relaxed);
+                    return Err(Error::Redis(format!("Redis at {}: {}", self.target, e.0)));
+                }
+            }
+        }
+        if let Some(u) = &self.target.username {
+            builder = builder.username(u);
+        }
+        if let Some(p) = &self.target.password {
+            builder = builder.password(p);
+        }
+        match builder.build().and_then(|client| client.get_connection()) {
+            Ok(conn) => {
+                self.opened.fetch_add(1, Ordering::Relaxed);
+                Ok(Live { pid, conn: Conn::Cluster(conn), reply_timeout: timeouts.reply })
+            }
+            Err(e) => Err(self.fail(&e)),
+        }
+    }
+
     fn fail(&self, e: &RedisError) -> Error {
         self.failures.fetch_add(1, Ordering::Relaxed);
-        Error::Redis(format!("Redis at {}: {}", self.target, describe(e)))
+        let text = describe(e);
+        let text = match &self.target.tls {
+            // The handshake runs with the first command, so a plain port (which
+            // reads a TLS hello as the start of a command and waits) shows as a timeout.
+            Some(_) if e.is_timeout() => format!("{text}; over TLS this is also what a plain, non-TLS port gives"),
+            Some(_) => super::tls::describe(&text).unwrap_or(text),
+            None => text,
+        };
+        Error::Redis(format!("Redis at {}: {text}", self.target))
     }
 }
 

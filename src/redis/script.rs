@@ -5,8 +5,9 @@
 
 use std::cell::RefCell;
 
-use ::redis::{Connection, ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
+use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
+use super::conn::Conn;
 use super::resp;
 
 /// A script's reply: at most 5 integers (see `limiter::Outcome::from_reply`
@@ -80,21 +81,22 @@ impl LuaScript {
         }
     }
 
-    fn load(&self, conn: &mut Connection) -> RedisResult<()> {
+    fn load(&self, conn: &mut Conn) -> RedisResult<()> {
         ::redis::cmd("SCRIPT").arg("LOAD").arg(self.source).query::<String>(conn).map(|_| ())
     }
 
     /// One decision: the script on `key`.
-    pub fn run(&self, conn: &mut Connection, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
+    pub fn run(&self, conn: &mut Conn, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
         self.run_keys(conn, &[key], fixed, fixed_count, extra)
     }
 
     /// One decision over several keys (a compound limiter's).
-    pub fn run_keys<K: AsRef<[u8]>>(&self, conn: &mut Connection, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
+    pub fn run_keys<K: AsRef<[u8]>>(&self, conn: &mut Conn, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
         COMMAND.with_borrow_mut(|buf| {
             buf.clear();
             self.encode_keys(buf, keys, fixed, fixed_count, extra);
-            match Ints::from_value(conn.req_packed_command(buf)?) {
+            // A single server hands an error reply over as a value, a cluster as an error.
+            match conn.req_packed_command(buf).and_then(Ints::from_value) {
                 Err(e) if is_noscript(&e) => {
                     self.load(conn)?;
                     Ints::from_value(conn.req_packed_command(buf)?)
@@ -108,7 +110,7 @@ impl LuaScript {
     /// reply stands alone (a key of the wrong type fails only its own call).
     /// When the server lost the script, every call from the first NOSCRIPT on
     /// failed without running: those are sent again once it is loaded.
-    pub fn run_many<K: AsRef<[u8]>>(&self, conn: &mut Connection, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+    pub fn run_many<K: AsRef<[u8]>>(&self, conn: &mut Conn, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
         let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
         self.run_many_keys(conn, &one_each, fixed, fixed_count, extra)
     }
@@ -116,12 +118,25 @@ impl LuaScript {
     /// `run_many` where every call has several keys (a compound limiter's).
     pub fn run_many_keys<K: AsRef<[u8]>, L: AsRef<[K]>>(
         &self,
-        conn: &mut Connection,
+        conn: &mut Conn,
         calls: &[L],
         fixed: &[u8],
         fixed_count: usize,
         extra: &[i64],
     ) -> RedisResult<Vec<RedisResult<Ints>>> {
+        if conn.is_cluster() {
+            // A cluster sends a pipeline to the node of its first key: one call
+            // at a time instead, each to its own key's node.
+            let mut out = Vec::with_capacity(calls.len());
+            for call in calls {
+                match self.run_keys(conn, call.as_ref(), fixed, fixed_count, extra) {
+                    // The connection is lost: the whole batch fails, and the pool drops it.
+                    Err(e) if super::conn::is_broken(&e) => return Err(e),
+                    one => out.push(one),
+                }
+            }
+            return Ok(out);
+        }
         let keys = calls;
         let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(keys.len());
         let mut loaded = false;
@@ -151,5 +166,6 @@ impl LuaScript {
 }
 
 fn is_noscript(e: &RedisError) -> bool {
-    e.kind() == ErrorKind::Server(ServerErrorKind::NoScript)
+    // A cluster connection hands the node's error on with its code only.
+    e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) || e.code() == Some("NOSCRIPT")
 }

@@ -1,0 +1,80 @@
+//! Opening a TLS connection: redis-rs over rustls (crypto by `ring`, which
+//! needs only the C compiler the build already has; no OpenSSL).
+//!
+//! The CA, certificate and key files are read on every connect, so a renewed
+//! certificate is used by the next connection without restarting PHP. A file
+//! that cannot be read is a `RateLimiterException` naming the file, raised
+//! before anything is sent.
+
+use ::redis::{Client, ClientTlsConfig, ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisConnectionInfo, TlsCertificates};
+
+use super::redact::shown;
+use super::target::Tls;
+
+/// Why a TLS client could not be set up (a file, not the network).
+pub struct SetupError(pub String);
+
+fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
+    std::fs::read(path).map_err(|e| SetupError(format!("cannot read the TLS {what} {}: {e}", shown(path))))
+}
+
+/// The address of `host:port` over TLS as `tls` says.
+pub fn addr(host: &str, port: u16, tls: &Tls) -> ConnectionAddr {
+    // `insecure` is redis-rs's name for verify_peer=0: no chain, expiry or host name check.
+    ConnectionAddr::TcpTls { host: host.to_string(), port, insecure: !tls.verify_peer, tls_params: None }
+}
+
+/// A client for `host:port` over TLS as `tls` says.
+pub fn client(host: &str, port: u16, tls: &Tls, settings: RedisConnectionInfo) -> Result<Client, SetupError> {
+    let info: ConnectionInfo = addr(host, port, tls).into_connection_info().map_err(|e| SetupError(e.to_string()))?.set_redis_settings(settings);
+    match certificates(tls)? {
+        None => Client::open(info).map_err(|e| SetupError(e.to_string())),
+        Some(certs) => Client::build_with_tls(info, certs).map_err(|e| SetupError(format!("the TLS files do not load: {e}"))),
+    }
+}
+
+/// The CA and client certificate files, read now; `None` when there are none.
+pub fn certificates(tls: &Tls) -> Result<Option<TlsCertificates>, SetupError> {
+    let client_tls = match (&tls.certfile, &tls.keyfile) {
+        (Some(cert), Some(key)) => Some(ClientTlsConfig { client_cert: read("client certificate", cert)?, client_key: read("client key", key)? }),
+        _ => None,
+    };
+    let root_cert = tls.cafile.as_deref().map(|ca| read("CA file", ca)).transpose()?;
+    // An empty trust store would fail every handshake as "unknown issuer": name the real cause.
+    if let (Some(pem), Some(ca)) = (&root_cert, &tls.cafile) {
+        if !pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") {
+            return Err(SetupError(format!("the TLS CA file {} holds no PEM certificate", shown(ca))));
+        }
+    }
+    if client_tls.is_none() && root_cert.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(TlsCertificates { client_tls, root_cert }))
+}
+
+/// The cause of a failed TLS handshake in plain words, from rustls's error
+/// text (kept in parentheses, for searching); `None` when it is not one.
+pub fn describe(text: &str) -> Option<String> {
+    let why = if text.contains("UnknownIssuer") || text.contains("BadSignature") {
+        "the server's certificate does not verify: it is not signed by a trusted CA (cafile)"
+    } else if text.contains("Expired") {
+        "the server's certificate has expired"
+    } else if text.contains("NotValidYet") {
+        "the server's certificate is not valid yet"
+    } else if text.contains("not valid for name") || text.contains("NotValidForName") {
+        "the server's certificate is for another host name"
+    } else if text.contains("CertificateRequired") {
+        "the server requires a client certificate (certfile and keyfile)"
+    } else if text.contains("KeyMismatch") {
+        "the client key (keyfile) is not the client certificate's"
+    } else if text.contains("alert") && ["Certificate", "UnknownCA", "AccessDenied"].iter().any(|a| text.contains(a)) {
+        "the server rejected the client certificate"
+    } else if text.contains("invalid peer certificate") {
+        "the server's certificate does not verify"
+    } else if text.contains("corrupt message") || text.contains("InvalidContentType") {
+        "the server did not answer in TLS (a plain, non-TLS port?)"
+    } else {
+        return None;
+    };
+    Some(format!("TLS handshake failed: {why} ({text})"))
+}
