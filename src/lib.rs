@@ -16,8 +16,8 @@ mod fuzz_tests;
 
 use ext_php_rs::prelude::*;
 
-use php::classes::fixed_window::FixedWindowRateLimiter;
 use php::classes::compound::CompoundRateLimiter;
+use php::classes::fixed_window::FixedWindowRateLimiter;
 use php::classes::gcra::GcraRateLimiter;
 use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::sliding_window::SlidingWindowRateLimiter;

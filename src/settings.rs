@@ -45,11 +45,19 @@ pub fn timeout() -> Duration {
 }
 pub fn redis_url() -> String {
     let url = REDIS_URL.read();
-    if url.is_empty() { DEFAULT_REDIS_URL.to_string() } else { url.clone() }
+    if url.is_empty() {
+        DEFAULT_REDIS_URL.to_string()
+    } else {
+        url.clone()
+    }
 }
 /// Entries the block cache may hold, 0 when `ratelimit.block_cache` is off.
 pub fn block_cache() -> usize {
-    if BLOCK_CACHE.load(Ordering::Relaxed) == 1 { BLOCK_CACHE_SIZE.load(Ordering::Relaxed) as usize } else { 0 }
+    if BLOCK_CACHE.load(Ordering::Relaxed) == 1 {
+        BLOCK_CACHE_SIZE.load(Ordering::Relaxed) as usize
+    } else {
+        0
+    }
 }
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.read().clone()
@@ -160,11 +168,7 @@ unsafe extern "C" fn on_modify(
     const SUCCESS: c_int = 0;
     const FAILURE: c_int = -1;
     let Some(apply) = APPLIERS.get(mh_arg1 as usize) else { return FAILURE };
-    let bytes: &[u8] = if new_value.is_null() {
-        b""
-    } else {
-        unsafe { (*(new_value as *const ZendStr)).as_bytes() }
-    };
+    let bytes: &[u8] = if new_value.is_null() { b"" } else { unsafe { (*(new_value as *const ZendStr)).as_bytes() } };
     match std::panic::catch_unwind(|| apply(bytes)) {
         Ok(true) => SUCCESS,
         _ => FAILURE,
@@ -231,7 +235,9 @@ mod tests {
 
     #[test]
     fn booleans_parse_like_php_ini() {
-        for (s, b) in [("1", Some(true)), ("On", Some(true)), ("yes", Some(true)), ("0", Some(false)), ("off", Some(false)), ("", Some(false)), ("maybe", None)] {
+        for (s, b) in
+            [("1", Some(true)), ("On", Some(true)), ("yes", Some(true)), ("0", Some(false)), ("off", Some(false)), ("", Some(false)), ("maybe", None)]
+        {
             assert_eq!(parse_bool(s), b, "{s}");
         }
     }

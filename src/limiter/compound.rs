@@ -31,7 +31,10 @@ impl Compound {
         }
         for (i, m) in members.iter().enumerate().skip(1) {
             if !m.same_target(&members[0]) {
-                return Err(Error::value("limiters", format!("must all use the same Redis connection target; limiter {i} uses another than limiter 0")));
+                return Err(Error::value(
+                    "limiters",
+                    format!("must all use the same Redis connection target; limiter {i} uses another than limiter 0"),
+                ));
             }
             if let Some(j) = members[..i].iter().position(|o| o.prefix() == m.prefix()) {
                 return Err(Error::value("limiters", format!("must have distinct key prefixes; limiters {j} and {i} share one")));
@@ -99,11 +102,8 @@ impl Compound {
     /// `decide(id, Op::Consume(cost))` for every id, in order, in one round trip.
     pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
         self.check_cost(cost)?;
-        let keys = ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| self.keys(id).map_err(|e| e.in_entry(&format!("at position {i}:"))))
-            .collect::<Result<Vec<_>>>()?;
+        let keys =
+            ids.iter().enumerate().map(|(i, id)| self.keys(id).map_err(|e| e.in_entry(&format!("at position {i}:")))).collect::<Result<Vec<_>>>()?;
         if keys.is_empty() {
             return Ok(Vec::new());
         }

@@ -65,7 +65,11 @@ pub fn throttle_op(quantity: i64, limit: i64) -> Result<Op> {
 /// fast caller does not retry too early, but looks only at whole milliseconds).
 pub fn whole_seconds(us: i64) -> i64 {
     let seconds = us / 1_000_000;
-    if (us % 1_000_000) / 1000 > 0 { seconds + 1 } else { seconds }
+    if (us % 1_000_000) / 1000 > 0 {
+        seconds + 1
+    } else {
+        seconds
+    }
 }
 
 /// `CL.THROTTLE`'s reply `[limited, limit, remaining, retry_after, reset_after]`
@@ -73,8 +77,8 @@ pub fn whole_seconds(us: i64) -> i64 {
 /// or the one `ratelimit.on_error` gave).
 pub fn cl_throttle(quantity: i64, o: &Outcome) -> [i64; 5] {
     let limited = match quantity {
-        0 => false,                 // a peek is never limited
-        q if q > o.limit => true,   // can never fit
+        0 => false,               // a peek is never limited
+        q if q > o.limit => true, // can never fit
         _ => !o.allowed,
     };
     // redis-cell gives a retry time only to a limited request that could ever fit.
@@ -148,7 +152,7 @@ mod tests {
     fn whole_seconds_round_up_from_a_millisecond() {
         for (us, s) in [
             (0, 0),
-            (999, 0),          // less than a millisecond left over: not counted
+            (999, 0), // less than a millisecond left over: not counted
             (1_000, 1),
             (999_999, 1),
             (1_000_000, 1),
@@ -156,7 +160,7 @@ mod tests {
             (1_001_000, 2),
             (2_000_000, 2),
             (3_900_000, 4),
-            (-1_000_000, -1),  // redis-cell's "no value"
+            (-1_000_000, -1), // redis-cell's "no value"
             (-500_000, 0),
         ] {
             assert_eq!(whole_seconds(us), s, "{us} µs");

@@ -160,21 +160,15 @@ impl Limiter {
     /// the first failure is the batch's error (the calls after it ran too).
     pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
         self.policy.check_cost(cost)?;
-        let keys = ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:"))))
-            .collect::<Result<Vec<_>>>()?;
+        let keys =
+            ids.iter().enumerate().map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:")))).collect::<Result<Vec<_>>>()?;
         let limit = self.limit();
         // Ids the block cache answers need no round trip; the others go in
         // order (a cached answer changes nothing in Redis).
         let mut answers: Vec<Option<Result<Outcome>>> = keys
             .iter()
             .map(|key| {
-                (opts.block_cache > 0)
-                    .then(|| CACHE.with_borrow_mut(|c| c.lookup(key, self.fingerprint, cost, Instant::now())))
-                    .flatten()
-                    .map(Ok)
+                (opts.block_cache > 0).then(|| CACHE.with_borrow_mut(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten().map(Ok)
             })
             .collect();
         let keys: Vec<&Vec<u8>> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k).collect();
@@ -182,9 +176,10 @@ impl Limiter {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
         let decided: Result<Vec<Result<Outcome>>> = match self.policy.counter_window_ms {
-            Some(window_ms) if cost == 1 => self.slot.run_many(opts.timeouts, |conn| counter::hit_many(conn, &keys, window_ms)).map(|all| {
-                all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()
-            }),
+            Some(window_ms) if cost == 1 => self
+                .slot
+                .run_many(opts.timeouts, |conn| counter::hit_many(conn, &keys, window_ms))
+                .map(|all| all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()),
             _ => {
                 let (extra, n) = Policy::call_args(Op::Consume(cost), None);
                 let script = scripts::lua(self.policy.script);

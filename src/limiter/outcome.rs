@@ -132,7 +132,10 @@ mod tests {
 
     #[test]
     fn counter_hits() {
-        assert_eq!(Outcome::from_count(3, 1, 60_000), Outcome { allowed: true, limit: 3, remaining: 2, retry_after_us: 0, reset_after_us: 60_000_000, delay_us: 0 });
+        assert_eq!(
+            Outcome::from_count(3, 1, 60_000),
+            Outcome { allowed: true, limit: 3, remaining: 2, retry_after_us: 0, reset_after_us: 60_000_000, delay_us: 0 }
+        );
         assert_eq!(Outcome::from_count(3, 3, 10).remaining, 0);
         let denied = Outcome::from_count(3, 9, 0);
         assert_eq!((denied.allowed, denied.remaining, denied.retry_after_us, denied.reset_after_us), (false, 0, 1, 0));

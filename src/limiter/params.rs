@@ -69,7 +69,10 @@ pub fn count(param: &str, n: i64) -> Result<i64> {
 pub fn flow_seconds(rate_param: &str, units: i64, per_second: f64) -> Result<f64> {
     let seconds = units as f64 / per_second;
     if seconds > MAX_SECONDS {
-        return Err(Error::value(rate_param, format!("must be at least {units}/{MAX_SECONDS} per second (a bucket must fill or empty within 10 years)")));
+        return Err(Error::value(
+            rate_param,
+            format!("must be at least {units}/{MAX_SECONDS} per second (a bucket must fill or empty within 10 years)"),
+        ));
     }
     Ok(seconds)
 }

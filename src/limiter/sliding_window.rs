@@ -107,14 +107,8 @@ mod tests {
     fn bad_blocks_name_themselves() {
         assert_eq!(msg(policy(1.0, 1, -1)), "$blocks must be greater than or equal to 0, -1 given");
         assert_eq!(msg(policy(1.0, 1, 1001)), "$blocks must be at most 1000, 1001 given");
-        assert_eq!(
-            msg(policy(0.5, 1, 501)),
-            "$blocks must be at most 500, so that each slice of the window lasts at least 1 ms; 501 given"
-        );
-        assert_eq!(
-            msg(policy(0.001, 1, 2)),
-            "$blocks must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given"
-        );
+        assert_eq!(msg(policy(0.5, 1, 501)), "$blocks must be at most 500, so that each slice of the window lasts at least 1 ms; 501 given");
+        assert_eq!(msg(policy(0.001, 1, 2)), "$blocks must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given");
         // The window is checked before blocks: its message wins.
         assert!(msg(policy(0.0, 1, -1)).starts_with("$windowSize"));
     }

@@ -133,7 +133,7 @@ fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
 /// password unencrypted. An unknown scheme is an error rather than plain TCP.
 /// An entry that asks for something: not absent, null, false or [].
 fn given(z: Option<&Zval>) -> Option<&Zval> {
-    z.map(Zval::dereference).filter(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.len() == 0)))
+    z.map(Zval::dereference).filter(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.is_empty())))
 }
 
 fn tls_options(a: &ZendHashTable) -> Result<Option<Tls>> {
@@ -148,9 +148,7 @@ fn tls_options(a: &ZendHashTable) -> Result<Option<Tls>> {
         }
     }
     let context = a.get("context").and_then(|z| z.dereference().array());
-    let options = [a.get("ssl"), a.get("tls"), context.and_then(|c| c.get("stream")), context.and_then(|c| c.get("ssl"))]
-        .into_iter()
-        .find_map(given);
+    let options = [a.get("ssl"), a.get("tls"), context.and_then(|c| c.get("stream")), context.and_then(|c| c.get("ssl"))].into_iter().find_map(given);
     if options.is_none() && !asked {
         return Ok(None);
     }
@@ -186,7 +184,7 @@ fn cluster_seeds(z: &Zval) -> Result<Target> {
     let Some(list) = z.dereference().array() else {
         return Err(Error::type_error("connection", format!("cluster must be of type array, {} given", type_name(z))));
     };
-    if list.len() == 0 {
+    if list.is_empty() {
         return Err(Error::value("connection", "cluster must list at least one \"host:port\" seed node"));
     }
     let mut seeds = Vec::new();
@@ -196,9 +194,8 @@ fn cluster_seeds(z: &Zval) -> Result<Target> {
         };
         seeds.push(text.to_string());
     }
-    parse_dsn(&format!("redis-cluster://{}", seeds.join(","))).map_err(|_| {
-        Error::value("connection", format!("cluster entries must be \"host:port\" strings, \"{}\" given", shown(&seeds.join(","))))
-    })
+    parse_dsn(&format!("redis-cluster://{}", seeds.join(",")))
+        .map_err(|_| Error::value("connection", format!("cluster entries must be \"host:port\" strings, \"{}\" given", shown(&seeds.join(",")))))
 }
 
 fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {

@@ -68,8 +68,5 @@ pub fn debug_info(state: &LimiterState, policy: &Policy) -> PhpResult<ZBox<ZendH
 fn this_class() -> String {
     let globals = ExecutorGlobals::get();
     // SAFETY: the frame of the running method outlives this call; only read.
-    unsafe { globals.current_execute_data.as_ref() }
-        .and_then(|ex| ex.This.object())
-        .and_then(|o| o.get_class_name().ok())
-        .unwrap_or_default()
+    unsafe { globals.current_execute_data.as_ref() }.and_then(|ex| ex.This.object()).and_then(|o| o.get_class_name().ok()).unwrap_or_default()
 }

@@ -45,7 +45,11 @@ pub fn register() -> ext_php_rs::error::Result<()> {
 
 fn rate_limiter_exception() -> &'static ClassEntry {
     let ce = EXCEPTION_CE.load(Ordering::Acquire);
-    if ce.is_null() { ce::exception() } else { unsafe { &*ce } }
+    if ce.is_null() {
+        ce::exception()
+    } else {
+        unsafe { &*ce }
+    }
 }
 
 fn class_of(e: &Error) -> &'static ClassEntry {
@@ -101,7 +105,10 @@ mod tests {
     #[test]
     fn parameter_errors_read_like_php() {
         let e = Error::value("window", "must be greater than 0");
-        assert_eq!(message_in_call(&e, "X::__construct", &["connection", "keyPrefix", "window"]), "X::__construct(): Argument #3 ($window) must be greater than 0");
+        assert_eq!(
+            message_in_call(&e, "X::__construct", &["connection", "keyPrefix", "window"]),
+            "X::__construct(): Argument #3 ($window) must be greater than 0"
+        );
         let e = Error::value("windowSize", "x");
         assert_eq!(message_in_call(&e, "X::f", &["window", "windowSize"]), "X::f(): Argument #2 ($windowSize) x");
         let e = Error::type_error("other", "is required");

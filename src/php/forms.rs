@@ -119,7 +119,11 @@ impl Signature {
 }
 
 fn form_name(short: bool) -> &'static str {
-    if short { "short" } else { "long" }
+    if short {
+        "short"
+    } else {
+        "long"
+    }
 }
 
 impl<'a> Args<'a> {

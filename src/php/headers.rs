@@ -66,10 +66,7 @@ pub fn header_fields(o: &Outcome, style: HeaderStyle) -> Vec<(&'static str, Head
         ],
         HeaderStyle::Ietf => vec![
             ("RateLimit-Policy", HeaderValue::Text(format!("\"{IETF_POLICY}\";q={}", o.limit))),
-            (
-                "RateLimit",
-                HeaderValue::Text(format!("\"{IETF_POLICY}\";r={};t={}", o.remaining.max(0), ceil_seconds(o.reset_after()))),
-            ),
+            ("RateLimit", HeaderValue::Text(format!("\"{IETF_POLICY}\";r={};t={}", o.remaining.max(0), ceil_seconds(o.reset_after())))),
         ],
     };
     if !o.allowed {
@@ -136,11 +133,7 @@ mod tests {
         let f = header_fields(&outcome(false, 5, 0, 12.3, 30.0), HeaderStyle::Ietf);
         assert_eq!(
             f,
-            vec![
-                ("RateLimit-Policy", text("\"default\";q=5")),
-                ("RateLimit", text("\"default\";r=0;t=30")),
-                ("Retry-After", HeaderValue::Int(13)),
-            ]
+            vec![("RateLimit-Policy", text("\"default\";q=5")), ("RateLimit", text("\"default\";r=0;t=30")), ("Retry-After", HeaderValue::Int(13)),]
         );
     }
 

@@ -17,8 +17,7 @@ pub fn defer_to_pending(class: &ClassEntry, message: &str) -> bool {
     let wrap = {
         let globals = ExecutorGlobals::get();
         let Some(pending) = globals.exception() else { return false };
-        pending.instance_of(ce::throwable())
-            && ClassEntry::try_find("RedisException").is_some_and(|redis| pending.instance_of(redis))
+        pending.instance_of(ce::throwable()) && ClassEntry::try_find("RedisException").is_some_and(|redis| pending.instance_of(redis))
     };
     if wrap {
         let _ = throw_with_code(class, 0, message);

@@ -30,12 +30,7 @@ pub fn interface<T: RegisteredClass>() -> Result<(), String> {
     for (method, flags) in T::method_builders() {
         builder = builder.method(method, flags);
     }
-    builder
-        .flags(ClassFlags::Interface)
-        .registration(store::<T>)
-        .docs(T::DOC_COMMENTS)
-        .register()
-        .map_err(|e| format!("{}: {e}", T::CLASS_NAME))
+    builder.flags(ClassFlags::Interface).registration(store::<T>).docs(T::DOC_COMMENTS).register().map_err(|e| format!("{}: {e}", T::CLASS_NAME))
 }
 
 /// Registers a `#[php_class]` with its methods, interfaces and flags, then its `Finish` step.

@@ -63,7 +63,7 @@ impl IntoZval for RateLimitResult {
 
     fn set_zval(self, zv: &mut Zval, persistent: bool) -> ext_php_rs::error::Result<()> {
         let mut object: ZBox<ZendClassObject<RateLimitResultObject>> = ZendClassObject::new(RateLimitResultObject { outcome: self.0 });
-        let outcome = object.outcome.clone();
+        let outcome = object.outcome;
         fill(&mut object.std, &outcome);
         object.set_zval(zv, persistent)
     }
@@ -163,7 +163,8 @@ impl RateLimitResultObject {
     ) -> PhpResult<Self> {
         let outcome = outcome_of(allowed, limit, remaining, retryAfter, resetAfter, delay)
             .map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &PARAMS))?;
-        let this = zend_api::this_object(RateLimitResultObject::get_metadata().ce()).ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
+        let this = zend_api::this_object(RateLimitResultObject::get_metadata().ce())
+            .ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
         // `$result->__construct(...)` again: PHP's answer to a second write.
         if zend_api::is_initialized(this, "allowed") {
             return Err(PhpException::new(format!("Cannot modify readonly property {CLASS}::$allowed"), 0, ce::error()));
@@ -198,7 +199,14 @@ impl Finish for RateLimitResultObject {
         for (name, mask) in PROPERTIES {
             zend_api::declare_readonly(ce, name, mask)?;
         }
-        let types = [(MAY_BE_BOOL, None), (MAY_BE_LONG, None), (MAY_BE_LONG, None), (MAY_BE_DOUBLE, Some(c"0.0")), (MAY_BE_DOUBLE, Some(c"0.0")), (MAY_BE_DOUBLE, Some(c"0.0"))];
+        let types = [
+            (MAY_BE_BOOL, None),
+            (MAY_BE_LONG, None),
+            (MAY_BE_LONG, None),
+            (MAY_BE_DOUBLE, Some(c"0.0")),
+            (MAY_BE_DOUBLE, Some(c"0.0")),
+            (MAY_BE_DOUBLE, Some(c"0.0")),
+        ];
         for (i, (name, (mask, default))) in PARAMS.iter().zip(types).enumerate() {
             zend_api::set_parameter(ce, "__construct", i, name, mask, default)?;
         }

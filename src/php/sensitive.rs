@@ -14,9 +14,9 @@
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicPtr, Ordering};
 
+use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::ffi::{zend_function, zend_hash_str_find_ptr_lc, zend_string, HashTable};
 use ext_php_rs::types::ZendStr;
-use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::zend::ClassEntry;
 
 use super::classes::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};

@@ -12,9 +12,9 @@ use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
 
 use super::connection::{self, TimeoutOverrides};
-use super::id_list::{IdList, Key};
 use super::exceptions::in_call;
 use super::forms::{Args, Signature};
+use super::id_list::{IdList, Key};
 use super::result::RateLimitResult;
 use super::values::{Id, Int};
 use crate::error::Result;

@@ -23,7 +23,9 @@ pub fn type_name(z: &Zval) -> String {
         DataType::String => "string".into(),
         DataType::Array => "array".into(),
         // An anonymous class's name goes on after a NUL byte; PHP shows the part before.
-        DataType::Object(_) => z.object().and_then(|o| o.get_class_name().ok()).map_or_else(|| "object".into(), |n| n.split('\0').next().unwrap_or("").to_string()),
+        DataType::Object(_) => {
+            z.object().and_then(|o| o.get_class_name().ok()).map_or_else(|| "object".into(), |n| n.split('\0').next().unwrap_or("").to_string())
+        }
         _ => "resource".into(),
     }
 }
@@ -79,10 +81,7 @@ pub fn int(param: &str, z: &Zval) -> Result<i64> {
 
 pub fn float(param: &str, z: &Zval) -> Result<f64> {
     let z = z.dereference();
-    z.double()
-        .or_else(|| z.long().map(|n| n as f64))
-        .or_else(|| numeric_str(z))
-        .ok_or_else(|| wrong_type("float", z).of(param))
+    z.double().or_else(|| z.long().map(|n| n as f64)).or_else(|| numeric_str(z)).ok_or_else(|| wrong_type("float", z).of(param))
 }
 
 pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
@@ -94,7 +93,11 @@ fn php_float_string(f: f64) -> String {
     if f.is_nan() {
         "NAN".into()
     } else if f.is_infinite() {
-        if f > 0.0 { "INF".into() } else { "-INF".into() }
+        if f > 0.0 {
+            "INF".into()
+        } else {
+            "-INF".into()
+        }
     } else if f.fract() == 0.0 && f.abs() < 1e15 {
         format!("{}", f as i64)
     } else {

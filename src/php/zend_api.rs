@@ -14,8 +14,8 @@
 use std::ffi::{c_int, CStr};
 
 use ext_php_rs::ffi::{
-    ext_php_rs_executor_globals, zend_class_entry, zend_function, zend_hash_str_find, zend_module_entry, zend_object,
-    zend_property_info, zend_string, zend_type, zval,
+    ext_php_rs_executor_globals, zend_class_entry, zend_function, zend_hash_str_find, zend_module_entry, zend_object, zend_property_info,
+    zend_string, zend_type, zval,
 };
 use ext_php_rs::types::{ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::ClassEntry;
@@ -61,14 +61,7 @@ pub fn declare_readonly(ce: &mut ClassEntry, name: &str, mask: u32) -> Result<()
     let name_str = ZendStr::new_interned(name, true).into_raw();
     let ty = zend_type { ptr: std::ptr::null_mut(), type_mask: mask };
     let info = unsafe {
-        zend_declare_typed_property(
-            ce,
-            name_str,
-            &raw mut undef,
-            (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as c_int,
-            std::ptr::null_mut(),
-            ty,
-        )
+        zend_declare_typed_property(ce, name_str, &raw mut undef, (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as c_int, std::ptr::null_mut(), ty)
     };
     if info.is_null() {
         return Err(format!("{}::${name} could not be declared", ce.name().unwrap_or("?")));
@@ -120,7 +113,14 @@ pub fn this_object(ce: &ClassEntry) -> Option<&'static mut ZendObject> {
 /// `expect_name` guards against a parameter list that changed under it. Runs at MINIT,
 /// after the class is registered: `zend_register_functions` has copied the
 /// argument info into memory the engine owns, and reads it from there.
-pub fn set_parameter(ce: &ClassEntry, method: &str, index: usize, expect_name: &str, mask: u32, default: Option<&'static CStr>) -> Result<(), String> {
+pub fn set_parameter(
+    ce: &ClassEntry,
+    method: &str,
+    index: usize,
+    expect_name: &str,
+    mask: u32,
+    default: Option<&'static CStr>,
+) -> Result<(), String> {
     set_parameter_type(ce, method, index, expect_name, None, mask, default)
 }
 

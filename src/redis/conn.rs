@@ -18,6 +18,9 @@ pub fn is_broken(e: &RedisError) -> bool {
     e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_unrecoverable_error()
 }
 
+/// One server's connection or a cluster's. A process holds a few of these at
+/// most, so the cluster variant's larger size is not worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum Conn {
     Single(Connection),
     Cluster(ClusterConnection),

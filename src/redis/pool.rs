@@ -23,9 +23,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use ::redis::{ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
-use ::redis::{ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
 
 use super::conn::Conn;
 use super::target::{Address, Target};
@@ -93,7 +93,7 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
             Some((live.as_ref().is_some_and(|l| l.pid == pid), s.last_used.load(Ordering::Relaxed), s.target.clone()))
         })
         .collect();
-    let open = pool.values().filter(|s| s.live.try_lock().map_or(true, |l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
+    let open = pool.values().filter(|s| s.live.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
     let excess = open.saturating_sub(crate::settings::max_connections());
     idle.sort_by_key(|(open, used, _)| (*open, *used));
     let lru_open = idle.iter_mut().filter(|(open, _, _)| *open).take(excess);
@@ -284,10 +284,8 @@ impl Slot {
                 None => ConnectionAddr::Tcp(h.clone(), *p),
             })
             .collect();
-        let mut builder = ::redis::cluster::ClusterClientBuilder::new(nodes)
-            .connection_timeout(timeouts.connect)
-            .response_timeout(timeouts.reply)
-            .retries(2);
+        let mut builder =
+            ::redis::cluster::ClusterClientBuilder::new(nodes).connection_timeout(timeouts.connect).response_timeout(timeouts.reply).retries(2);
         if let Some(tls) = tls {
             // Every node the slot map names is reached with the same TLS settings.
             builder = builder.tls(if tls.verify_peer { ::redis::TlsMode::Secure } else { ::redis::TlsMode::Insecure });

@@ -110,7 +110,14 @@ impl LuaScript {
     /// reply stands alone (a key of the wrong type fails only its own call).
     /// When the server lost the script, every call from the first NOSCRIPT on
     /// failed without running: those are sent again once it is loaded.
-    pub fn run_many<K: AsRef<[u8]>>(&self, conn: &mut Conn, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+    pub fn run_many<K: AsRef<[u8]>>(
+        &self,
+        conn: &mut Conn,
+        keys: &[K],
+        fixed: &[u8],
+        fixed_count: usize,
+        extra: &[i64],
+    ) -> RedisResult<Vec<RedisResult<Ints>>> {
         let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
         self.run_many_keys(conn, &one_each, fixed, fixed_count, extra)
     }

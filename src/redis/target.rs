@@ -15,11 +15,18 @@ pub const DEFAULT_PORT: u16 = 6379;
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Address {
-    Tcp { host: String, port: u16 },
-    Unix { path: String },
+    Tcp {
+        host: String,
+        port: u16,
+    },
+    Unix {
+        path: String,
+    },
     /// A Redis Cluster, found from these seed nodes (any of them will do; the
     /// slot map is asked of the first that answers).
-    Cluster { seeds: Vec<(String, u16)> },
+    Cluster {
+        seeds: Vec<(String, u16)>,
+    },
 }
 
 /// TLS to a TCP address. The files are read when a connection is opened, so
@@ -76,7 +83,10 @@ impl Target {
             Address::Cluster { .. } | Address::Tcp { .. } => {}
         }
         if tls.certfile.is_some() != tls.keyfile.is_some() {
-            return Err(Error::value("connection", "needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither"));
+            return Err(Error::value(
+                "connection",
+                "needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither",
+            ));
         }
         self.tls = Some(tls);
         Ok(self)
@@ -396,9 +406,24 @@ mod tests {
     #[test]
     fn malformed_dsns_are_value_errors_naming_connection() {
         for dsn in [
-            "", "127.0.0.1:6379", "redis://", "redis://:6379", "redis://h:0", "redis://h:65536",
-            "redis://h:abc", "redis://h:-1", "redis://h/x", "redis://h/-1", "http://h", "redis://h?db=1",
-            "redis://[::1", "redis://a b", "redis://u:%zz@h", "rediss://h?x", "redis://a\0b", "unix:///tmp/a\0b",
+            "",
+            "127.0.0.1:6379",
+            "redis://",
+            "redis://:6379",
+            "redis://h:0",
+            "redis://h:65536",
+            "redis://h:abc",
+            "redis://h:-1",
+            "redis://h/x",
+            "redis://h/-1",
+            "http://h",
+            "redis://h?db=1",
+            "redis://[::1",
+            "redis://a b",
+            "redis://u:%zz@h",
+            "rediss://h?x",
+            "redis://a\0b",
+            "unix:///tmp/a\0b",
         ] {
             assert!(err(dsn).starts_with("$connection "), "{dsn}");
         }
@@ -417,7 +442,10 @@ mod tests {
         }
         let t = ok("rediss://u:pw@h:6380/2?cafile=/etc/ca.pem&certfile=/c%20c.pem&keyfile=/k.pem&verify_peer=1");
         let tls = t.tls.clone().unwrap();
-        assert_eq!((tls.cafile.as_deref(), tls.certfile.as_deref(), tls.keyfile.as_deref(), tls.verify_peer), (Some("/etc/ca.pem"), Some("/c c.pem"), Some("/k.pem"), true));
+        assert_eq!(
+            (tls.cafile.as_deref(), tls.certfile.as_deref(), tls.keyfile.as_deref(), tls.verify_peer),
+            (Some("/etc/ca.pem"), Some("/c c.pem"), Some("/k.pem"), true)
+        );
         assert_eq!((t.db, t.password.as_deref()), (2, Some("pw")));
         assert!(!ok("rediss://h?verify_peer=0").tls.unwrap().verify_peer);
         assert!(ok("rediss://h?verify_peer=0").to_string().ends_with("verify_peer=0"));

@@ -82,11 +82,8 @@ use ratelimit::redis::pool::{self, Timeouts};
 use ratelimit::redis::target::Target;
 
 /// Generous timeouts (a loaded machine) and errors thrown, not answered for.
-pub const OPTS: CallOptions = CallOptions {
-    timeouts: Timeouts { connect: Duration::from_secs(2), reply: Duration::from_secs(5) },
-    on_error: OnError::Throw,
-    block_cache: 0,
-};
+pub const OPTS: CallOptions =
+    CallOptions { timeouts: Timeouts { connect: Duration::from_secs(2), reply: Duration::from_secs(5) }, on_error: OnError::Throw, block_cache: 0 };
 
 impl RedisServer {
     /// A limiter on this server whose key for the id "" is `table:<name>`.
@@ -96,6 +93,7 @@ impl RedisServer {
     }
 
     /// Runs one command on the server and reads its reply as `T`.
+    #[allow(dead_code)] // each tests/*.rs compiles this module; not every one uses every helper
     pub fn query<T: ::redis::FromRedisValue>(&self, args: &[&str]) -> T {
         let mut cmd = ::redis::cmd(args[0]);
         for a in &args[1..] {

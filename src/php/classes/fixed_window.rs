@@ -6,13 +6,12 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::fixed_window;
+use crate::php::debug_info::Policy;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
-use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
-
 
 static SIGNATURE: Signature = Signature {
     class: "FixedWindowRateLimiter",
@@ -44,11 +43,7 @@ impl Finish for FixedWindowRateLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
         limiter_class::finish(
             ce,
-            &[
-                Param("keyPrefix", STRING_OR_FLOAT, None),
-                Param("window", OPTIONAL_INT_OR_FLOAT, None),
-                Param("limit", OPTIONAL_INT, None),
-            ],
+            &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("window", OPTIONAL_INT_OR_FLOAT, None), Param("limit", OPTIONAL_INT, None)],
         )
     }
 }

@@ -7,13 +7,12 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::leaky_bucket;
+use crate::php::debug_info::Policy;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, INT, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
-use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
-
 
 // The short form puts the rate before the capacity, the long form after it.
 static SIGNATURE: Signature = Signature {

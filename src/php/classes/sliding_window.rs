@@ -7,18 +7,23 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::sliding_window;
+use crate::php::debug_info::Policy;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, INT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
-use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
-
 
 static SIGNATURE: Signature = Signature {
     class: "SlidingWindowRateLimiter",
     long: Form {
-        slots: &[("connection", "connection"), ("keyPrefix", "keyPrefix"), ("windowSize", "windowSize"), ("maxRequests", "maxRequests"), ("blocks", "blocks")],
+        slots: &[
+            ("connection", "connection"),
+            ("keyPrefix", "keyPrefix"),
+            ("windowSize", "windowSize"),
+            ("maxRequests", "maxRequests"),
+            ("blocks", "blocks"),
+        ],
         required: 4,
     },
     short: Form { slots: &[("key", "keyPrefix"), ("window", "windowSize"), ("limit", "maxRequests"), ("blocks", "blocks")], required: 3 },

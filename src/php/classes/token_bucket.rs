@@ -6,18 +6,20 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::token_bucket;
+use crate::php::debug_info::Policy;
 use crate::php::forms::{Form, Signature};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
-use crate::php::debug_info::Policy;
 use crate::php::state::LimiterState;
-
 
 // The short form puts the rate before the capacity, the long form after it.
 static SIGNATURE: Signature = Signature {
     class: "TokenBucketRateLimiter",
-    long: Form { slots: &[("connection", "connection"), ("keyPrefix", "keyPrefix"), ("capacity", "capacity"), ("refillRate", "refillRate")], required: 4 },
+    long: Form {
+        slots: &[("connection", "connection"), ("keyPrefix", "keyPrefix"), ("capacity", "capacity"), ("refillRate", "refillRate")],
+        required: 4,
+    },
     short: Form { slots: &[("key", "keyPrefix"), ("rate", "refillRate"), ("capacity", "capacity")], required: 3 },
 };
 
@@ -45,11 +47,7 @@ impl Finish for TokenBucketRateLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
         limiter_class::finish(
             ce,
-            &[
-                Param("keyPrefix", STRING_OR_FLOAT, None),
-                Param("capacity", OPTIONAL_INT, None),
-                Param("refillRate", OPTIONAL_FLOAT, None),
-            ],
+            &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("capacity", OPTIONAL_INT, None), Param("refillRate", OPTIONAL_FLOAT, None)],
         )
     }
 }
