@@ -89,10 +89,7 @@ impl Compound {
             .slot()
             .run(opts.timeouts, |conn| script.run_keys(conn, &keys, &self.encoded_args, self.encoded_count, &extra[..n]))
             .and_then(|reply| self.outcome(reply.as_slice()));
-        match decided {
-            Err(Error::Redis(cause)) => Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause)),
-            other => other,
-        }
+        Outcome::settle(decided, opts.on_error, self.limit())
     }
 
     pub fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
@@ -112,18 +109,8 @@ impl Compound {
         let decided = self.members[0]
             .slot()
             .run_many(opts.timeouts, |conn| script.run_many_keys(conn, &keys, &self.encoded_args, self.encoded_count, &extra[..n]));
-        let on_error = |cause: String| Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause));
-        match decided {
-            Ok(each) => each
-                .into_iter()
-                .map(|r| match r.and_then(|ints| self.outcome(ints.as_slice())) {
-                    Err(Error::Redis(cause)) => on_error(cause),
-                    other => other,
-                })
-                .collect(),
-            Err(Error::Redis(cause)) => (0..keys.len()).map(|_| on_error(cause.clone())).collect(),
-            Err(e) => Err(e),
-        }
+        let decided = decided.map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
+        Outcome::settle_batch(decided, keys.len(), opts.on_error, self.limit())
     }
 
     /// Deletes every member's key of `id`, in one command.

@@ -139,10 +139,7 @@ impl Limiter {
         if let (true, Ok(o)) = (cached, &decided) {
             self.remember(&key, op.cost(), o, opts);
         }
-        match decided {
-            Err(Error::Redis(cause)) => Outcome::on_error(opts.on_error, self.limit()).ok_or(Error::Redis(cause)),
-            other => other,
-        }
+        Outcome::settle(decided, opts.on_error, self.limit())
     }
 
     /// A denial from Redis, for the block cache (only when it is on).
@@ -189,24 +186,9 @@ impl Limiter {
                     .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.policy.outcome(ints.as_slice()))).collect())
             }
         };
-        let on_error = |cause: String| Outcome::on_error(opts.on_error, limit).ok_or(Error::Redis(cause));
-        let fresh: Vec<Result<Outcome>> = match decided {
-            Ok(each) => each
-                .into_iter()
-                .zip(&keys)
-                .map(|(r, key)| match r {
-                    Ok(o) => {
-                        self.remember(key, cost, &o, opts);
-                        Ok(o)
-                    }
-                    Err(Error::Redis(cause)) => on_error(cause),
-                    Err(e) => Err(e),
-                })
-                .collect(),
-            Err(Error::Redis(cause)) => (0..keys.len()).map(|_| on_error(cause.clone())).collect(),
-            Err(e) => return Err(e),
-        };
-        let mut fresh = fresh.into_iter();
+        // Only Redis's own denials are remembered, not answers of `on_error`.
+        let decided = decided.map(|each| each.into_iter().zip(&keys).map(|(r, key)| r.inspect(|o| self.remember(key, cost, o, opts))).collect());
+        let mut fresh = Outcome::settle_batch(decided, keys.len(), opts.on_error, limit)?.into_iter().map(Ok);
         for a in answers.iter_mut().filter(|a| a.is_none()) {
             *a = fresh.next();
         }

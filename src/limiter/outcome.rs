@@ -69,6 +69,26 @@ impl Outcome {
         }
     }
 
+    /// A decision, or for a Redis failure the answer `on_error` gives (the
+    /// failure itself when it says throw). Other errors pass through.
+    pub fn settle(decided: Result<Outcome>, policy: OnError, limit: i64) -> Result<Outcome> {
+        match decided {
+            Err(Error::Redis(cause)) => Outcome::on_error(policy, limit).ok_or(Error::Redis(cause)),
+            other => other,
+        }
+    }
+
+    /// `settle` for a batch of `n` calls: each call's own failure is settled
+    /// alone; a failed round trip is settled for every call. With throw, the
+    /// first failure is the batch's error.
+    pub fn settle_batch(decided: Result<Vec<Result<Outcome>>>, n: usize, policy: OnError, limit: i64) -> Result<Vec<Outcome>> {
+        match decided {
+            Ok(each) => each.into_iter().map(|r| Outcome::settle(r, policy, limit)).collect(),
+            Err(Error::Redis(cause)) => (0..n).map(|_| Outcome::settle(Err(Error::Redis(cause.clone())), policy, limit)).collect(),
+            Err(e) => Err(e),
+        }
+    }
+
     pub fn retry_after(&self) -> f64 {
         seconds(self.retry_after_us)
     }
@@ -148,6 +168,20 @@ mod tests {
         assert_eq!((allow.allowed, allow.remaining, allow.retry_after()), (true, 5, 0.0));
         let deny = Outcome::on_error(OnError::Deny, 5).unwrap();
         assert_eq!((deny.allowed, deny.remaining, deny.retry_after(), deny.reset_after()), (false, 0, 1.0, 1.0));
+    }
+
+    #[test]
+    fn failures_are_settled_by_the_policy() {
+        let ok = Outcome::on_error(OnError::Allow, 5).unwrap();
+        let down = || Err(Error::Redis("down".into()));
+        assert_eq!(Outcome::settle(Ok(ok), OnError::Throw, 5), Ok(ok));
+        assert_eq!(Outcome::settle(down(), OnError::Throw, 5), down());
+        assert!(!Outcome::settle(down(), OnError::Deny, 5).unwrap().allowed);
+        let bad = Err(Error::value("cost", "must be"));
+        assert_eq!(Outcome::settle(bad.clone(), OnError::Allow, 5), bad);
+        assert_eq!(Outcome::settle_batch(Ok(vec![Ok(ok), down()]), 2, OnError::Allow, 5).unwrap().len(), 2);
+        assert_eq!(Outcome::settle_batch(Ok(vec![Ok(ok), down()]), 2, OnError::Throw, 5), Err(Error::Redis("down".into())));
+        assert_eq!(Outcome::settle_batch(Err(Error::Redis("down".into())), 3, OnError::Deny, 5).unwrap().len(), 3);
     }
 
     #[test]
