@@ -45,13 +45,16 @@ function command_delta(array $before, array $after, int $pings): array
     return $d;
 }
 
-/** Redis µs of the top-level commands: EVAL/EVALSHA (which include what they ran) + plain commands. */
+/** Commands that run Lua: their usec already includes the commands the Lua ran. */
+const SCRIPT_COMMANDS = ['eval', 'evalsha', 'fcall', 'fcall_ro'];
+
+/** Redis µs of the top-level commands: EVAL/EVALSHA/FCALL (which include what they ran) + plain commands. */
 function redis_side_usec(array $delta, array $top): int
 {
-    $scripted = isset($delta['evalsha']) || isset($delta['eval']);
+    $scripted = array_intersect(SCRIPT_COMMANDS, array_keys($delta)) !== [];
     $usec = 0;
     foreach ($delta as $name => [$calls, $u]) {
-        if (!$scripted || in_array($name, ['eval', 'evalsha'], true) || in_array($name, $top, true)) $usec += $u;
+        if (!$scripted || in_array($name, SCRIPT_COMMANDS, true) || in_array($name, $top, true)) $usec += $u;
     }
     return $usec;
 }

@@ -51,7 +51,7 @@ foreach ($t as $name => $row) {
 }
 $out[] = '';
 $out[] = '- **× PING**: µs per decision ÷ µs of a phpredis PING over the same transport, sampled all along the same loop (50 PINGs after every 1,000 decisions, timed apart): the round-trip floor at the same moments and load.';
-$out[] = '- **Redis µs/decision**: INFO commandstats `usec` of the top-level commands (EVAL/EVALSHA include what their script ran) ÷ decisions. **Round trips**: INFO `total_reads_processed` delta ÷ decisions; **Redis commands**: `total_commands_processed` delta ÷ decisions (commands run inside scripts count too). The control connection\'s own INFO and PINGs are taken out.';
+$out[] = '- **Redis µs/decision**: INFO commandstats `usec` of the top-level commands (EVAL/EVALSHA/FCALL include what their Lua ran) ÷ decisions. **Round trips**: INFO `total_reads_processed` delta ÷ decisions; **Redis commands**: `total_commands_processed` delta ÷ decisions (commands run inside scripts count too). The control connection\'s own INFO and PINGs are taken out.';
 $out[] = '- **Client CPU**: user+sys `getrusage()` around the timed chunks ÷ decisions; "phpredis evalSha \'return 1\'" is the client cost of the cheapest script call.';
 $out[] = '';
 

@@ -21,3 +21,10 @@ local function us_for(n, rate)
   return math.ceil(n * 1000000 / rate - 1e-6)
 end
 
+-- A key's TTL for state that stops mattering in `us` microseconds: whole
+-- milliseconds, rounded up, at least 1 (PX 0 is an error).
+local function expire_ms(us)
+  local ms = math.ceil(us / 1000)
+  if ms < 1 then return 1 end
+  return ms
+end

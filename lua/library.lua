@@ -1,27 +1,31 @@
--- The algorithms as a library (src/redis/scripts.rs puts the scripts
--- together: clock.lua, this file, one or all of algorithms/*.lua, then
--- single.lua or compound.lua; Redis scripts cannot include one another).
+-- The algorithms as one library (src/redis/scripts.rs puts it together:
+-- as_function.lua or as_script.lua, clock.lua, this file, buckets.lua,
+-- algorithms/*.lua, then entries.lua; Lua code in Redis cannot include other
+-- files). It is loaded once per server as a Redis Function library (Redis >= 7),
+-- so helpers and algorithm tables are built once at load, not on every call;
+-- on an older Redis the same text runs as one EVALSHA script.
 --
 -- Every algorithm is a table ALGORITHMS.<name> = {
---   nargs   how many of its arguments follow in ARGV (numbers),
+--   nargs   how many of its arguments follow its name in ARGV,
 --   clock   false when it needs no TIME (the fixed window: its clock is the key's expiry),
---   check(key, a, cost, now, injected, consuming) -> d
---           reads the key and decides whether `cost` fits at `now` (µs);
---           d.fits, d.remaining (now, before any write) and what the others need;
---           writes nothing, except that a consuming call on a counter that
---           lost its expiry gives it one (the fixed window);
---   explain(key, a, cost, now, d) -> reset_after_us, retry_after_us
+--   check(key, argv, i, cost, now, injected, consuming) -> fits, remaining, s1, s2, s3
+--           argv[i + 1 .. i + nargs] are its arguments (strings); reads the
+--           key and decides whether `cost` fits at `now` (µs): `remaining` is
+--           what is left before any write, s1..s3 what explain/commit need.
+--           Writes nothing, except what a consuming call may do first
+--           (drop log entries that left the window, give an expiry to a
+--           counter that lost it);
+--   explain(key, argv, i, cost, now, s1, s2, s3) -> reset_after_us, retry_after_us
 --           the times of an answer that takes nothing (denied, or a peek); may read more;
---   commit(key, a, cost, now, d) -> remaining, reset_after_us, delay_us
---           takes `cost` (only after check said it fits); its first write is
---           one Redis refuses when out of memory, so nothing is half written.
+--   commit(key, argv, i, cost, now, s1, s2, s3) -> remaining, reset_after_us, delay_us
+--           takes `cost` (only after check said it fits).
 -- }
--- `a` holds the algorithm's arguments as numbers; `injected` is true when a
--- test gave the clock (see clock.lua). A foreign value at a key raises an
--- error reply naming what the key should have held.
+-- Values travel as multiple returns, not tables: a table per call is an
+-- allocation Redis pays on every decision.
+-- A foreign value at a key raises an error reply naming what the key should
+-- have held, before anything is written.
 local ALGORITHMS = {}
 
 local function refuse(what)
   error({err = 'ERR ratelimit: the key holds ' .. what})
 end
-

@@ -28,7 +28,7 @@ foreach ($shapes as $name => $call) {
     $m = measure($call, $n, $ids, $ping, $ctl);
     $mix = implode(', ', array_map(fn ($c, $v) => "$c $v", array_keys($m['mix']), $m['mix']));
     printf("%s: round trips %.2f, commands %.2f, mix [%s], times positive: %s\n", $name, $m['rtt'], $m['cmds'],
-        $name === 'TokenBucketRateLimiter' ? (isset($m['mix']['evalsha']) ? 'evalsha 1, …' : $mix) : $mix,
+        $name === 'TokenBucketRateLimiter' ? (($m['mix']['fcall'] ?? 0) == 1 ? 'fcall 1, …' : $mix) : $mix,
         var_export($m['us'] > 0 && $m['ping_us'] > 0 && $m['x_ping'] > 0 && $m['redis_us'] > 0 && $m['cpu_us'] >= 0, true));
 }
 
@@ -36,6 +36,7 @@ foreach ($shapes as $name => $call) {
 $delta = ['evalsha' => [10, 100], 'zadd' => [10, 40], 'get' => [10, 5]];
 echo "script + declared plain command: ", redis_side_usec($delta, ['get']), "\n";
 echo "script alone: ", redis_side_usec($delta, []), "\n";
+echo "function alone: ", redis_side_usec(['fcall' => [10, 70], 'get' => [10, 5], 'set' => [10, 9]], []), "\n";
 echo "no script, every command counts: ", redis_side_usec(['incr' => [1, 3], 'expire' => [1, 2]], []), "\n";
 echo "median: ", median([3, 1, 2]), ' ', median([4, 1, 3, 2]), "\n";
 rl_stop_redis($server);
@@ -45,8 +46,9 @@ PING: round trips 1.00, commands 1.00, mix [ping 1], times positive: true
 evalSha running 2 commands: round trips 1.00, commands 3.00, mix [evalsha 1, incr 1, pexpire 1], times positive: true
 pipeline INCR + EXPIRE: round trips 1.00, commands 2.00, mix [expire 1, incr 1], times positive: true
 two separate GETs: round trips 2.00, commands 2.00, mix [get 2], times positive: true
-TokenBucketRateLimiter: round trips 1.00, commands 4.00, mix [evalsha 1, …], times positive: true
+TokenBucketRateLimiter: round trips 1.00, commands 4.00, mix [fcall 1, …], times positive: true
 script + declared plain command: 105
 script alone: 100
+function alone: 70
 no script, every command counts: 5
 median: 2 2.5

@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster (3 masters, 3 replicas, started by the test): every class, consumeMany over ids of many slots and CompoundRateLimiter decide exactly through redis-cluster:// and the 'cluster' array; keys are prefix:{id}, a compound's keys share a slot; scripts reload after SCRIPT FLUSH on every node; a slot moved to another master (MOVED) is followed; forked children share nothing and accept exactly the limit
+Redis Cluster (3 masters, 3 replicas, started by the test): every class, consumeMany over ids of many slots and CompoundRateLimiter decide exactly through redis-cluster:// and the 'cluster' array; keys are prefix:{id}, a compound's keys share a slot; the function library reloads after FUNCTION FLUSH on every master; a slot moved to another master (MOVED) is followed; forked children share nothing and accept exactly the limit
 --SKIPIF--
 <?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -47,10 +47,11 @@ $holding = 0;
 foreach (rl_cluster_masters($cluster) as $r) $holding += count($r->keys("$p:*")) > 0 ? 1 : 0;
 echo "$holding of 3\n";
 
-echo "-- SCRIPT FLUSH on every node: NOSCRIPT reloads\n";
-foreach ($cluster['ports'] as $port) rl_redis($port)->rawCommand('SCRIPT', 'FLUSH');
+echo "-- FUNCTION FLUSH on every master: the library is loaded again (on every master)\n";
+foreach (rl_cluster_masters($cluster) as $r) $r->rawCommand('FUNCTION', 'FLUSH');
 $g = rl_long('gcra', $dsn, "$p:flush", 5);
 echo $yn($g->consumeMany(array_map(fn ($i) => "f$i", range(1, 12)))), "\n";
+echo implode(' ', array_map(fn ($r) => count($r->rawCommand('FUNCTION', 'LIST')), rl_cluster_masters($cluster))), "\n";
 
 echo "-- a slot moved to another master: MOVED is followed\n";
 $l = rl_long('token', $dsn, "$p:moved", 3);
@@ -100,8 +101,9 @@ compound YYn  consumeMany YYYYYYnnn
 RateLimiterException: Redis at redis-cluster://%s: CROSSSLOT %s
 -- masters that hold keys of the consumeMany above
 3 of 3
--- SCRIPT FLUSH on every node: NOSCRIPT reloads
+-- FUNCTION FLUSH on every master: the library is loaded again (on every master)
 YYYYYYYYYYYY
+1 1 1
 -- a slot moved to another master: MOVED is followed
 Y
 moved to another master: yes

@@ -1,7 +1,7 @@
 //! `ratelimit`: exact, atomic, distributed rate limiting on Redis for PHP.
 //!
 //! Data flows one way: PHP arguments (`php`) → validated policy (`limiter`) →
-//! one EVALSHA on a pooled connection (`redis`) → `Outcome` → `RateLimitResult`.
+//! one FCALL of the Lua library on a pooled connection (`redis`) → `Outcome` → `RateLimitResult`.
 //! This file is only the table of contents: the module, its ini entries, its
 //! classes and its phpinfo.
 #![cfg_attr(windows, feature(abi_vectorcall))]

@@ -5,7 +5,7 @@
 //! A row is `(at, op, cost) → (allowed, remaining, retry_after, reset_after, delay)`:
 //! `at` is microseconds after the table's start, times in microseconds. The
 //! rows run in order on one key, through the same `Limiter::decide_at` path
-//! PHP calls use (policy → EVALSHA on a pooled connection → `Outcome`).
+//! PHP calls use (policy → FCALL on a pooled connection → `Outcome`).
 
 mod support;
 

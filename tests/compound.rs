@@ -1,4 +1,4 @@
-//! Several limiters as one decision (`lua/compound.lua`), replayed with an
+//! Several limiters as one decision (`lua/entries.lua`, `compound`), replayed with an
 //! injected clock on a real redis-server: all or nothing, the most
 //! restrictive answer, one round trip for a batch.
 

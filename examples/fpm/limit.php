@@ -9,7 +9,7 @@
 //
 // The limiter needs nothing per request beyond `new`: the extension keeps one
 // pooled Redis connection per FPM worker and reuses it across requests, so a
-// request costs one EVALSHA round trip. Configure the server in php.ini:
+// request costs one FCALL round trip. Configure the server in php.ini:
 //   extension=ratelimit
 //   ratelimit.redis_url=redis://127.0.0.1:6379
 // scripts/fpm-load.bash serves this file through nginx and php-fpm under load.

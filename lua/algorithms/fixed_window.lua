@@ -5,8 +5,9 @@
 -- PTTL in one round trip, src/redis/counter.rs.)
 --
 -- Key      a string counter with a TTL of at most one window
--- a[1]     window, milliseconds (integer >= 1)
--- a[2]     limit per window (integer >= 1)
+-- argv     window in ms (integer >= 1), limit per window (integer >= 1)
+-- State    s1 = the counter as read (false: none), s2 = its ms left (-window: it
+--          has no expiry), s3 = now in ms with an injected clock, else false
 -- Clock    none: the key's expiry. With an injected clock the expiry is
 --          written and read as an instant (PXAT, PEXPIRETIME: Redis >= 7)
 --          instead of a duration, so a test moves through windows without
@@ -15,9 +16,9 @@ ALGORITHMS.fixed_window = {
   nargs = 2,
   clock = false,
 
-  check = function(key, a, cost, now, injected, consuming)
-    local window, limit = a[1], a[2]
-    local now_ms = injected and math.floor(now / 1000) or nil
+  check = function(key, argv, i, cost, now, injected, consuming)
+    local window, limit = tonumber(argv[i + 1]), tonumber(argv[i + 2])
+    local now_ms = injected and math.floor(now / 1000)
     local raw = redis.call('GET', key)
     local used = tonumber(raw or '0')
     if used == nil then refuse('a value that is not a fixed-window counter') end
@@ -37,30 +38,29 @@ ALGORITHMS.fixed_window = {
         ttl = -window
       end
     end
-    local d = {raw = raw, ttl = ttl, now_ms = now_ms, fits = used + cost <= limit, remaining = math.max(limit - used, 0)}
-    if ttl < 0 and consuming and not d.fits then
+    local fits = used + cost <= limit
+    if ttl < 0 and consuming and not fits then
       if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
     end
-    return d
+    return fits, math.max(limit - used, 0), raw, ttl, now_ms
   end,
 
-  explain = function(key, a, cost, now, d)
-    local left = math.abs(d.ttl) * 1000
+  explain = function(key, argv, i, cost, now, exists, ttl)
+    local left = math.abs(ttl) * 1000
     return left, left
   end,
 
-  commit = function(key, a, cost, now, d)
-    local window = a[1]
-    if d.raw then
-      redis.call('INCRBY', key, cost)
-      if d.ttl < 0 then
-        if d.now_ms then redis.call('PEXPIREAT', key, d.now_ms + window) else redis.call('PEXPIRE', key, window) end
-        d.ttl = window
+  commit = function(key, argv, i, cost, now, exists, ttl, now_ms)
+    local window = tonumber(argv[i + 1])
+    if exists then
+      local used = redis.call('INCRBY', key, cost)
+      if ttl < 0 then
+        if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
+        ttl = window
       end
-    else
-      if d.now_ms then redis.call('SET', key, cost, 'PXAT', d.now_ms + window) else redis.call('SET', key, cost, 'PX', window) end
-      d.ttl = window
+      return tonumber(argv[i + 2]) - used, ttl * 1000, 0
     end
-    return d.remaining - cost, d.ttl * 1000, 0
+    if now_ms then redis.call('SET', key, cost, 'PXAT', now_ms + window) else redis.call('SET', key, cost, 'PX', window) end
+    return tonumber(argv[i + 2]) - cost, window * 1000, 0
   end,
 }

@@ -13,22 +13,24 @@
 --
 -- Key      a string holding the TAT in integer microseconds (server clock),
 --          with a TTL that ends when the TAT has passed
--- a[1]     emission interval, microseconds (integer >= 1): period / count
--- a[2]     delay variation tolerance, microseconds: interval x (maxBurst + 1)
+-- argv     emission interval in µs (integer >= 1: period / count), delay
+--          variation tolerance in µs (interval x (maxBurst + 1))
+-- State    s1 = the TAT (now when there is none), s2 = the TAT after this request
 
 -- Whole emission intervals still inside the tolerance when the TAT is `t`
 -- (redis-cell: (tolerance - (t - now)) / interval, truncated, never negative).
-local function gcra_remaining(a, t, now)
-  local left = a[2] - (t - now)
+local function gcra_remaining(interval, tolerance, t, now)
+  local left = tolerance - (t - now)
   if left <= 0 then return 0 end
-  return math.floor(left / a[1])
+  return math.floor(left / interval)
 end
 
 ALGORITHMS.gcra = {
   nargs = 2,
   clock = true,
 
-  check = function(key, a, cost, now)
+  check = function(key, argv, i, cost, now)
+    local interval, tolerance = tonumber(argv[i + 1]), tonumber(argv[i + 2])
     local tat = now
     local raw = redis.call('GET', key)
     if raw then
@@ -38,21 +40,21 @@ ALGORITHMS.gcra = {
       end
       if tat < now then tat = now end
     end
-    local new_tat = tat + a[1] * cost
+    local new_tat = tat + interval * cost
     -- Denied: nothing written, so a client retrying too early is not pushed back.
-    return {tat = tat, new_tat = new_tat, fits = now >= new_tat - a[2], remaining = gcra_remaining(a, tat, now)}
+    return now >= new_tat - tolerance, gcra_remaining(interval, tolerance, tat, now), tat, new_tat
   end,
 
-  explain = function(key, a, cost, now, d)
-    return d.tat - now, d.new_tat - a[2] - now
+  explain = function(key, argv, i, cost, now, tat, new_tat)
+    return tat - now, new_tat - tonumber(argv[i + 2]) - now
   end,
 
-  commit = function(key, a, cost, now, d)
+  commit = function(key, argv, i, cost, now, tat, new_tat)
     -- The TAT goes to SET as a number: Redis prints integers below 2^53 in
     -- full. The key lives until the TAT has passed (ms, rounded up, at least
     -- 1 ms since cost >= 1): after that it holds nothing a missing key would not say.
-    local ttl = d.new_tat - now
-    redis.call('SET', key, d.new_tat, 'PX', math.floor((ttl + 999) / 1000))
-    return gcra_remaining(a, d.new_tat, now), ttl, 0
+    local ttl = new_tat - now
+    redis.call('SET', key, new_tat, 'PX', math.floor((ttl + 999) / 1000))
+    return gcra_remaining(tonumber(argv[i + 1]), tonumber(argv[i + 2]), new_tat, now), ttl, 0
   end,
 }

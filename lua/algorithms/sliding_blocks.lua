@@ -10,44 +10,53 @@
 -- below 2^53, passed to redis.call as numbers (Redis prints them in full).
 --
 -- Key      a hash {slice index -> units accepted in it}
--- a[1]     window, microseconds (integer >= 1000)
--- a[2]     limit (integer >= 1)
--- a[3]     slice, microseconds (integer >= 1000, floor(window / blocks))
+-- argv     window in µs (integer >= 1000), limit (integer >= 1), slice in µs
+--          (integer >= 1000, floor(window / blocks))
+-- State    s1 = units counted, s2 = the hash as HGETALL read it, s3 = the
+--          fields of slices that left the window (nil when none)
 ALGORITHMS.sliding_blocks = {
   nargs = 3,
   clock = true,
 
-  check = function(key, a, cost, now)
-    local window, limit, slice = a[1], a[2], a[3]
-    local oldest = math.floor((now - window) / slice)
+  check = function(key, argv, i, cost, now)
+    local limit, slice = tonumber(argv[i + 2]), tonumber(argv[i + 3])
+    local oldest = math.floor((now - tonumber(argv[i + 1])) / slice)
     local fields = redis.call('HGETALL', key)
-    local d = {counts = {}, used = 0, expired = {}}
-    for i = 1, #fields, 2 do
-      local k, n = tonumber(fields[i]), tonumber(fields[i + 1])
+    local used, expired = 0, nil
+    for f = 1, #fields, 2 do
+      local k, n = tonumber(fields[f]), tonumber(fields[f + 1])
       if k == nil or n == nil then refuse('a hash that is not a sliding-window counter') end
       if k >= oldest then
-        d.counts[#d.counts + 1] = {k, n}
-        d.used = d.used + n
-        if d.newest == nil or k > d.newest then d.newest = k end
+        used = used + n
       else
-        d.expired[#d.expired + 1] = fields[i]
+        expired = expired or {}
+        expired[#expired + 1] = fields[f]
       end
     end
-    d.fits = d.used + cost <= limit
-    d.remaining = math.max(limit - d.used, 0)
-    return d
+    local remaining = limit - used
+    if remaining < 0 then remaining = 0 end
+    return used + cost <= limit, remaining, used, fields, expired
   end,
 
-  explain = function(key, a, cost, now, d)
-    local window, limit, slice = a[1], a[2], a[3]
+  explain = function(key, argv, i, cost, now, used, fields)
+    local window, limit, slice = tonumber(argv[i + 1]), tonumber(argv[i + 2]), tonumber(argv[i + 3])
+    local oldest = math.floor((now - window) / slice)
     -- Slice k stops overlapping the window once now >= (k + 1) * slice + window.
     local function leaves(k) return (k + 1) * slice + window - now end
-    local reset, retry = d.newest and leaves(d.newest) or 0, 0
-    if not d.fits then
+    local counts, newest = {}, nil
+    for f = 1, #fields, 2 do
+      local k = tonumber(fields[f])
+      if k >= oldest then
+        counts[#counts + 1] = {k, tonumber(fields[f + 1])}
+        if newest == nil or k > newest then newest = k end
+      end
+    end
+    local reset, retry = newest and leaves(newest) or 0, 0
+    if used + cost > limit then
       -- Drop whole slices, oldest first, until `cost` fits.
-      table.sort(d.counts, function(x, y) return x[1] < y[1] end)
-      local need, freed = d.used + cost - limit, 0
-      for _, c in ipairs(d.counts) do
+      table.sort(counts, function(x, y) return x[1] < y[1] end)
+      local need, freed = used + cost - limit, 0
+      for _, c in ipairs(counts) do
         freed = freed + c[2]
         if freed >= need then retry = leaves(c[1]); break end
       end
@@ -55,14 +64,14 @@ ALGORITHMS.sliding_blocks = {
     return reset, retry
   end,
 
-  commit = function(key, a, cost, now, d)
-    local window, slice = a[1], a[3]
+  commit = function(key, argv, i, cost, now, used, fields, expired)
+    local window, slice = tonumber(argv[i + 1]), tonumber(argv[i + 3])
     local current = math.floor(now / slice)
     redis.call('HINCRBY', key, current, cost)
-    if #d.expired > 0 then redis.call('HDEL', key, unpack(d.expired)) end
+    if expired then redis.call('HDEL', key, unpack(expired)) end
     -- The key matters until the current slice leaves the window.
     local reset = (current + 1) * slice + window - now
     redis.call('PEXPIRE', key, math.ceil(reset / 1000))
-    return d.remaining - cost, reset, 0
+    return tonumber(argv[i + 2]) - used - cost, reset, 0
   end,
 }

@@ -12,35 +12,38 @@
 -- clock that went back) count too.
 --
 -- Key      a sorted set {"" -> -seq, member -> time_us, ...}
--- a[1]     window, microseconds (integer >= 1000)
--- a[2]     maxRequests (integer >= 1); one call adds at most 1000 units (Rust checks)
--- a[3]     key TTL after a write, milliseconds (the window rounded up)
+-- argv     window in µs (integer >= 1000), maxRequests (integer >= 1; one
+--          call adds at most 1000 units, Rust checks), the key's TTL after a
+--          write in ms (the window rounded up)
+-- State    s1 = now - window (entries at or before it have left), s2 = entries in the window
 ALGORITHMS.sliding_log = {
   nargs = 3,
   clock = true,
 
-  check = function(key, a, cost, now)
-    local limit = a[2]
-    local edge = now - a[1]
+  check = function(key, argv, i, cost, now)
+    local limit = tonumber(argv[i + 2])
+    local edge = now - tonumber(argv[i + 1])
     local used = redis.call('ZCOUNT', key, edge + 1, '+inf')
-    return {edge = edge, used = used, fits = used + cost <= limit, remaining = math.max(limit - used, 0)}
+    local remaining = limit - used
+    if remaining < 0 then remaining = 0 end
+    return used + cost <= limit, remaining, edge, used
   end,
 
-  explain = function(key, a, cost, now, d)
+  explain = function(key, argv, i, cost, now, edge, used)
     local reset, retry = 0, 0
     -- Until the newest entry leaves the window: the key is empty again.
-    if d.used > 0 then
-      reset = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) - d.edge
+    if used > 0 then
+      reset = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) - edge
     end
     -- Once the (used + cost - limit)-th oldest entry has left, `cost` fits.
-    if not d.fits then
-      local oldest = redis.call('ZRANGEBYSCORE', key, d.edge + 1, '+inf', 'WITHSCORES', 'LIMIT', d.used + cost - a[2] - 1, 1)
-      retry = tonumber(oldest[2]) - d.edge
+    if used + cost > tonumber(argv[i + 2]) then
+      local oldest = redis.call('ZRANGEBYSCORE', key, edge + 1, '+inf', 'WITHSCORES', 'LIMIT', used + cost - tonumber(argv[i + 2]) - 1, 1)
+      retry = tonumber(oldest[2]) - edge
     end
     return reset, retry
   end,
 
-  commit = function(key, a, cost, now, d)
+  commit = function(key, argv, i, cost, now, edge, used)
     if cost > 1 or redis.call('ZADD', key, 'NX', now, now) == 0 then
       -- Take `cost` fresh sequence numbers, one member per unit.
       local last = -tonumber(redis.call('ZINCRBY', key, -cost, ''))
@@ -51,8 +54,8 @@ ALGORITHMS.sliding_log = {
       end
       redis.call('ZADD', key, unpack(batch))
     end
-    redis.call('ZREMRANGEBYSCORE', key, 0, d.edge)
-    redis.call('PEXPIRE', key, a[3])
-    return d.remaining - cost, a[1], 0
+    redis.call('ZREMRANGEBYSCORE', key, 0, edge)
+    redis.call('PEXPIRE', key, argv[i + 3])
+    return tonumber(argv[i + 2]) - used - cost, tonumber(argv[i + 1]), 0
   end,
 }

@@ -8,36 +8,39 @@
 --          needs up to 38 bytes for the same exactness, and Redis spends them on
 --          every key. A missing key is a full bucket, so the key expires when
 --          the bucket would be full.
--- a[1]     capacity (integer >= 1)
--- a[2]     refill rate, tokens per second (float > 0)
+-- argv     capacity (integer >= 1), refill rate in tokens per second (float > 0)
+-- State    s1 = tokens at now, s2 = the instant they are counted at
 -- Needs    buckets.lua (state format and times, shared with the leaky bucket)
 
 ALGORITHMS.token_bucket = {
   nargs = 2,
   clock = true,
 
-  check = function(key, a, cost, now)
-    local capacity, rate = a[1], a[2]
+  check = function(key, argv, i, cost, now)
+    local capacity = tonumber(argv[i + 1])
     local tokens = capacity
     local raw = redis.call('GET', key)
     if raw then
       local v, ts = unpack_state(raw, 'token bucket')
       -- A clock that went back (failover) refills nothing rather than too much.
-      tokens = math.min(capacity, v + math.max(0, now - ts) * rate / 1000000)
-      now = math.max(now, ts)
+      if ts > now then now = ts end
+      tokens = v + (now - ts) * tonumber(argv[i + 2]) / 1000000
+      if tokens > capacity then tokens = capacity end
     end
-    return {tokens = tokens, now = now, fits = tokens + EPS >= cost, remaining = math.floor(tokens + EPS)}
+    return tokens + EPS >= cost, math.floor(tokens + EPS), tokens, now
   end,
 
-  explain = function(key, a, cost, now, d)
-    return us_for(a[1] - d.tokens, a[2]), us_for(cost - d.tokens, a[2])
+  explain = function(key, argv, i, cost, now, tokens)
+    local rate = tonumber(argv[i + 2])
+    return us_for(tonumber(argv[i + 1]) - tokens, rate), us_for(cost - tokens, rate)
   end,
 
-  commit = function(key, a, cost, now, d)
-    local tokens = math.max(0, d.tokens - cost)
-    local reset = us_for(a[1] - tokens, a[2])
+  commit = function(key, argv, i, cost, now, tokens, ts)
+    tokens = tokens - cost
+    if tokens < 0 then tokens = 0 end
+    local reset = us_for(tonumber(argv[i + 1]) - tokens, tonumber(argv[i + 2]))
     -- Once full the state no longer matters: expire then (whole ms, rounded up).
-    redis.call('SET', key, struct.pack('<dd', tokens, d.now), 'PX', math.max(1, math.ceil(reset / 1000)))
+    redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', expire_ms(reset))
     return math.floor(tokens + EPS), reset, 0
   end,
 }

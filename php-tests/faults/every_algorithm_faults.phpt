@@ -1,5 +1,5 @@
 --TEST--
-Every algorithm through faults: SCRIPT FLUSH, a server that lost its scripts on restart, a foreign key, an unreachable server under each on_error policy
+Every algorithm through faults: FUNCTION FLUSH, a server that lost its function library on restart, a foreign key, an unreachable server under each on_error policy
 --SKIPIF--
 <?php $needs = ['redis', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
@@ -23,7 +23,7 @@ $limiters = $make($url);
 $admin = rl_redis($server['port']);
 foreach ($limiters as $name => $l) {
     $seq = [$l->consume('a')->remaining];
-    $admin->script('flush');
+    $admin->rawCommand('FUNCTION', 'FLUSH');
     $seq[] = $l->consume('a')->remaining;
     echo str_pad($name, 8), 'flush: ', implode(' ', $seq);
 

@@ -1,5 +1,5 @@
 //! Several limiters decided as one (`CompoundRateLimiter`): one script over
-//! all members' keys (`lua/compound.lua`) checks every member, then commits
+//! all members' keys (`lua/entries.lua`) checks every member, then commits
 //! every member only when all accept. So a request denied by one limit takes
 //! nothing from the others, in one round trip, atomically.
 
@@ -9,7 +9,8 @@ use super::instance::{CallOptions, Limiter};
 use super::{Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::redis::pool::Timeouts;
-use crate::redis::{resp, scripts};
+use crate::redis::script;
+use crate::redis::scripts::Entry;
 
 /// Members of one compound: enough for "per second + per minute + per day +
 /// per user + per IP" and more, few enough that one call stays small in Redis.
@@ -43,12 +44,9 @@ impl Compound {
         let mut encoded_args = Vec::new();
         let mut encoded_count = 0;
         for m in &members {
-            let policy = m.policy();
-            resp::bulk(&mut encoded_args, scripts::algorithm_name(policy.script).as_bytes());
-            for arg in &policy.args {
-                resp::bulk(&mut encoded_args, arg);
-            }
-            encoded_count += 1 + policy.args.len();
+            let (args, count) = m.encoded_args();
+            encoded_args.extend_from_slice(args);
+            encoded_count += count;
         }
         Ok(Compound { members, encoded_args, encoded_count })
     }
@@ -66,7 +64,7 @@ impl Compound {
         self.members.iter().map(|m| m.key(id)).collect()
     }
 
-    /// The reply of `lua/compound.lua`: the member that answers, then its answer.
+    /// The reply of `lua/entries.lua`: the member that answers, then its answer.
     fn outcome(&self, reply: &[i64]) -> Result<Outcome> {
         let member = reply.first().and_then(|&m| self.members.get(usize::try_from(m).ok()?));
         match member {
@@ -84,10 +82,10 @@ impl Compound {
         self.check_cost(op.cost())?;
         let keys = self.keys(id)?;
         let (extra, n) = Policy::call_args(op, now_us);
-        let script = scripts::compound();
+        let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
         let decided = self.members[0]
             .slot()
-            .run(opts.timeouts, |conn| script.run_keys(conn, &keys, &self.encoded_args, self.encoded_count, &extra[..n]))
+            .run(opts.timeouts, |conn| script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n]))
             .and_then(|reply| self.outcome(reply.as_slice()));
         Outcome::settle(decided, opts.on_error, self.limit())
     }
@@ -105,10 +103,9 @@ impl Compound {
             return Ok(Vec::new());
         }
         let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let script = scripts::compound();
         let decided = self.members[0]
             .slot()
-            .run_many(opts.timeouts, |conn| script.run_many_keys(conn, &keys, &self.encoded_args, self.encoded_count, &extra[..n]));
+            .run_many(opts.timeouts, |conn| script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n]));
         let decided = decided.map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
         Outcome::settle_batch(decided, keys.len(), opts.on_error, self.limit())
     }

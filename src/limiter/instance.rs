@@ -12,7 +12,8 @@ use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::redis::pool::{Slot, Timeouts};
-use crate::redis::{counter, resp, scripts};
+use crate::redis::scripts::{self, Entry};
+use crate::redis::{counter, resp, script};
 
 /// What one call needs besides its arguments, read by the caller when the call is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,8 +26,9 @@ pub struct CallOptions {
 
 pub struct Limiter {
     policy: Policy,
-    /// The policy's script arguments, in RESP once for all calls.
+    /// The algorithm's name and arguments, in RESP once for all calls.
     encoded_args: Vec<u8>,
+    arg_count: usize,
     slot: Arc<Slot>,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
@@ -44,11 +46,14 @@ impl Limiter {
     pub fn new(policy: Policy, slot: Arc<Slot>, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let encoded_args = resp::encode_all(&policy.args);
+        let mut encoded_args = Vec::new();
+        resp::bulk(&mut encoded_args, scripts::algorithm_name(policy.script).as_bytes());
+        encoded_args.extend_from_slice(&resp::encode_all(&policy.args));
+        let arg_count = 1 + policy.args.len();
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (policy.script, &policy.args).hash(&mut hasher);
         let hash_tag = slot.is_cluster();
-        Ok(Limiter { policy, encoded_args, slot, prefix, fingerprint: hasher.finish(), hash_tag })
+        Ok(Limiter { policy, encoded_args, arg_count, slot, prefix, fingerprint: hasher.finish(), hash_tag })
     }
 
     pub fn limit(&self) -> i64 {
@@ -57,6 +62,11 @@ impl Limiter {
 
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// The algorithm's name and arguments in RESP, and how many parts they are.
+    pub fn encoded_args(&self) -> (&[u8], usize) {
+        (&self.encoded_args, self.arg_count)
     }
 
     /// `ratelimit.key_prefix . $keyPrefix`.
@@ -129,10 +139,9 @@ impl Limiter {
                 .map(|(count, ttl_ms)| Outcome::from_count(self.limit(), count, ttl_ms)),
             _ => {
                 let (extra, n) = Policy::call_args(op, now_us);
-                let script = scripts::lua(self.policy.script);
-                let fixed_count = self.policy.args.len();
+                let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
                 self.slot
-                    .run(opts.timeouts, |conn| script.run(conn, &key, &self.encoded_args, fixed_count, &extra[..n]))
+                    .run(opts.timeouts, |conn| script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n]))
                     .and_then(|reply| self.policy.outcome(reply.as_slice()))
             }
         };
@@ -179,10 +188,8 @@ impl Limiter {
                 .map(|all| all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()),
             _ => {
                 let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-                let script = scripts::lua(self.policy.script);
-                let fixed_count = self.policy.args.len();
                 self.slot
-                    .run_many(opts.timeouts, |conn| script.run_many(conn, &keys, &self.encoded_args, fixed_count, &extra[..n]))
+                    .run_many(opts.timeouts, |conn| script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n]))
                     .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.policy.outcome(ints.as_slice()))).collect())
             }
         };

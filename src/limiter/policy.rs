@@ -6,7 +6,7 @@ use super::outcome::Outcome;
 use super::params;
 use crate::error::Result;
 
-/// Which Lua script decides. `redis::scripts` holds the text of each.
+/// Which algorithm of the Lua library decides (`redis::scripts::algorithm_name`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Script {
     FixedWindow,
@@ -17,7 +17,7 @@ pub enum Script {
     Gcra,
 }
 
-/// What a call asks of the script: the `cost, peek` ARGV of every script.
+/// What a call asks of the library: take (the `take` entry) or only look (`peek`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
     /// Take `cost` units if they fit; a denied request takes nothing.
@@ -41,7 +41,7 @@ impl Op {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Policy {
     pub script: Script,
-    /// The script's ARGV before `cost, peek`, encoded once as Redis reads them.
+    /// The algorithm's arguments (ARGV after its name, before `cost`), as Redis reads them.
     pub args: Vec<Vec<u8>>,
     /// The `limit` of results: units the policy allows.
     pub limit: i64,
@@ -69,11 +69,10 @@ impl Policy {
         Outcome::from_reply(self.limit, reply)
     }
 
-    /// The ARGV of one call after the policy's: `cost`, `peek` (1|0) and, only
-    /// when a test injects a clock, `now_us` (see `instance::Limiter::decide_at`).
-    pub fn call_args(op: Op, now_us: Option<i64>) -> ([i64; 3], usize) {
-        let args = [op.cost(), op.is_peek() as i64, now_us.unwrap_or(0)];
-        (args, if now_us.is_some() { 3 } else { 2 })
+    /// The ARGV of one call after the policy's: `cost` and, only when a test
+    /// injects a clock, `now_us` (see `instance::Limiter::decide_at`).
+    pub fn call_args(op: Op, now_us: Option<i64>) -> ([i64; 2], usize) {
+        ([op.cost(), now_us.unwrap_or(0)], if now_us.is_some() { 2 } else { 1 })
     }
 }
 
@@ -82,9 +81,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn call_arguments_are_cost_peek_and_a_test_clock() {
-        assert_eq!(Policy::call_args(Op::Consume(3), None), ([3, 0, 0], 2));
-        assert_eq!(Policy::call_args(Op::Peek, Some(42)), ([1, 1, 42], 3));
+    fn call_arguments_are_cost_and_a_test_clock() {
+        assert_eq!(Policy::call_args(Op::Consume(3), None), ([3, 0], 1));
+        assert_eq!(Policy::call_args(Op::Peek, Some(42)), ([1, 42], 2));
     }
 
     #[test]

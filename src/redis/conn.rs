@@ -54,7 +54,7 @@ impl ConnectionLike for Conn {
         }
     }
 
-    // `ClusterConnection` routes a `Cmd` (SCRIPT LOAD goes to every master)
+    // `ClusterConnection` routes a `Cmd` (FUNCTION LOAD goes to every master)
     // rather than its packed bytes: keep that.
     fn req_command(&mut self, cmd: &Cmd) -> RedisResult<Value> {
         match self {

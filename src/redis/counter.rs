@@ -1,5 +1,5 @@
 //! The fixed window's cost-1 consume without a script: three single atomic
-//! commands in one round trip, cheaper in Redis than any EVALSHA.
+//! commands in one round trip, cheaper in Redis than any Lua call.
 //!
 //!   SET key 0 NX PX window   opens a window when there is none (and touches
 //!                            nothing else: a foreign key stays as it was)

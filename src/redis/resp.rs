@@ -17,29 +17,52 @@ pub fn bulk(buf: &mut Vec<u8>, bytes: &[u8]) {
     buf.extend_from_slice(b"\r\n");
 }
 
-/// An integer part, in decimal as Redis reads it.
-pub fn bulk_int(buf: &mut Vec<u8>, n: i64) {
-    let mut digits = Vec::new();
-    int_digits(&mut digits, n);
-    bulk(buf, &digits);
+/// One part made of several byte strings back to back (a name and its prefix).
+pub fn bulk_parts(buf: &mut Vec<u8>, parts: &[&[u8]]) {
+    buf.push(b'$');
+    int_digits(buf, parts.iter().map(|p| p.len()).sum::<usize>() as i64);
+    buf.extend_from_slice(b"\r\n");
+    for p in parts {
+        buf.extend_from_slice(p);
+    }
+    buf.extend_from_slice(b"\r\n");
 }
 
-fn int_digits(buf: &mut Vec<u8>, n: i64) {
-    let mut tmp = [0u8; 20];
+/// An integer part, in decimal as Redis reads it.
+pub fn bulk_int(buf: &mut Vec<u8>, n: i64) {
+    let mut digits = [0u8; 20];
+    let len = digits_into(&mut digits, n.unsigned_abs());
+    let neg = (n < 0) as usize;
+    buf.push(b'$');
+    int_digits(buf, (len + neg) as i64);
+    buf.extend_from_slice(b"\r\n");
+    if n < 0 {
+        buf.push(b'-');
+    }
+    buf.extend_from_slice(&digits[20 - len..]);
+    buf.extend_from_slice(b"\r\n");
+}
+
+/// Writes the decimal digits of `v` at the end of `tmp`; their count.
+fn digits_into(tmp: &mut [u8; 20], mut v: u64) -> usize {
     let mut i = tmp.len();
-    let mut v = n.unsigned_abs();
     loop {
         i -= 1;
         tmp[i] = b'0' + (v % 10) as u8;
         v /= 10;
         if v == 0 {
-            break;
+            return tmp.len() - i;
         }
     }
+}
+
+fn int_digits(buf: &mut Vec<u8>, n: i64) {
+    let mut tmp = [0u8; 20];
+    let len = digits_into(&mut tmp, n.unsigned_abs());
     if n < 0 {
         buf.push(b'-');
     }
-    buf.extend_from_slice(&tmp[i..]);
+    buf.extend_from_slice(&tmp[20 - len..]);
 }
 
 /// Several parts, each already a `bulk`: for arguments encoded once and sent on every call.
@@ -67,6 +90,9 @@ mod tests {
         bulk_int(&mut buf, 0);
         bulk_int(&mut buf, i64::MIN);
         assert_eq!(buf, b"$1\r\n0\r\n$20\r\n-9223372036854775808\r\n");
+        let mut buf = Vec::new();
+        bulk_parts(&mut buf, &[b"ratelimit_", b"take"]);
+        assert_eq!(buf, b"$14\r\nratelimit_take\r\n");
         assert_eq!(encode_all(&[b"1".to_vec(), b"".to_vec()]), b"$1\r\n1\r\n$0\r\n\r\n");
     }
 }

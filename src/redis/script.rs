@@ -1,17 +1,27 @@
-//! Runs one Lua script with EVALSHA, loading it on NOSCRIPT (after a
-//! `SCRIPT FLUSH` or a restart), and reads the short integer array every
-//! script returns. The command is written into a buffer reused across calls,
-//! with the policy's fixed arguments already encoded: one write, one read.
+//! Calls an entry of the Lua library (`scripts`): FCALL, loading the library
+//! when the server lacks it (a restart, `FUNCTION FLUSH`, a new cluster node);
+//! on a Redis without functions, EVALSHA of the script form, loaded on
+//! NOSCRIPT. The command is written into a buffer reused across calls, with
+//! the policy's fixed arguments already encoded: one write, one read.
+//! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
 use super::conn::Conn;
 use super::resp;
+use super::scripts::{Entry, LIBRARY};
 
-/// A script's reply: at most 5 integers (see `limiter::Outcome::from_reply`
-/// and `lua/compound.lua`).
+/// Set once a server answered that it has no FCALL (Redis < 7): from then on
+/// this process calls the script form. Process-wide rather than per server,
+/// so a fleet mixing Redis 6 and 7 behind one process pays EVALSHA on both;
+/// the answers are the same either way.
+static SCRIPTS_ONLY: AtomicBool = AtomicBool::new(false);
+
+/// One answer: at most 5 integers (see `limiter::Outcome::from_reply`
+/// and `lua/entries.lua`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Ints {
     vals: [i64; 5],
@@ -23,24 +33,73 @@ impl Ints {
         &self.vals[..self.len]
     }
 
+    /// Little-endian doubles, each an integer below 2^53 (exact).
+    fn from_doubles(bytes: &[u8]) -> Option<Ints> {
+        if !bytes.len().is_multiple_of(8) || bytes.len() > 40 {
+            return None;
+        }
+        let mut out = Ints { len: bytes.len() / 8, ..Ints::default() };
+        for (slot, chunk) in out.vals.iter_mut().zip(bytes.chunks_exact(8)) {
+            let x = f64::from_le_bytes(chunk.try_into().ok()?);
+            if !x.is_finite() || x.fract() != 0.0 {
+                return None;
+            }
+            *slot = x as i64;
+        }
+        Some(out)
+    }
+
     fn from_value(v: Value) -> RedisResult<Ints> {
-        let items = match v {
-            Value::Array(items) => items,
+        match v {
+            Value::BulkString(bytes) => Ints::from_doubles(&bytes).ok_or_else(|| unexpected(&Value::BulkString(bytes))),
+            Value::ServerError(e) => Err(e.into()),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// The reply of `take_many` for `n` keys: per key 4 doubles
+    /// {remaining, reset, retry, delay}, then the error texts of the keys
+    /// whose record is {-1, text length, 0, 0}.
+    fn many_from_value(v: Value, n: usize) -> RedisResult<Vec<RedisResult<Ints>>> {
+        let bytes = match v {
+            Value::BulkString(bytes) => bytes,
             Value::ServerError(e) => return Err(e.into()),
             other => return Err(unexpected(&other)),
         };
-        let mut out = Ints::default();
-        if items.len() > out.vals.len() {
-            return Err(unexpected(&Value::Array(items)));
+        if bytes.len() < 32 * n {
+            return Err(unexpected(&Value::BulkString(bytes)));
         }
-        for (slot, item) in out.vals.iter_mut().zip(&items) {
-            *slot = match item {
-                Value::Int(n) => *n,
-                other => return Err(unexpected(other)),
+        let (records, mut texts) = bytes.split_at(32 * n);
+        let mut out = Vec::with_capacity(n);
+        for record in records.chunks_exact(32) {
+            let ints = Ints::from_doubles(record).ok_or_else(|| unexpected(&Value::BulkString(record.to_vec())))?;
+            let answer = match *ints.as_slice() {
+                [-1, len, 0, 0] => {
+                    let len = usize::try_from(len).ok().filter(|&l| l <= texts.len()).ok_or_else(|| unexpected(&Value::BulkString(bytes.clone())))?;
+                    let (text, rest) = texts.split_at(len);
+                    texts = rest;
+                    Err(error_reply(text))
+                }
+                [remaining, reset, 0, 0] => Ok(Ints { vals: [remaining, reset, 0, 0, 0], len: 2 }),
+                [remaining, reset, 0, delay] => Ok(Ints { vals: [remaining, reset, 0, delay, 0], len: 4 }),
+                [remaining, reset, retry, _] => Ok(Ints { vals: [remaining, reset, retry, 0, 0], len: 3 }),
+                _ => unreachable!("four doubles make four integers"),
             };
+            out.push(answer);
         }
-        out.len = items.len();
         Ok(out)
+    }
+}
+
+/// An error reply Redis would have sent for `text` ("ERR …"), as redis-rs reads one.
+fn error_reply(text: &[u8]) -> RedisError {
+    let mut wire = Vec::with_capacity(text.len() + 3);
+    wire.push(b'-');
+    wire.extend(text.iter().map(|&b| if b == b'\r' || b == b'\n' { b' ' } else { b }));
+    wire.extend_from_slice(b"\r\n");
+    match ::redis::parse_redis_value(&wire) {
+        Ok(Value::ServerError(e)) => e.into(),
+        _ => RedisError::from((ErrorKind::Server(ServerErrorKind::ResponseError), "script error", String::from_utf8_lossy(text).into_owned())),
     }
 }
 
@@ -48,9 +107,54 @@ fn unexpected(v: &Value) -> RedisError {
     RedisError::from((ErrorKind::Parse, "unexpected script reply", format!("{v:?}")))
 }
 
-pub struct LuaScript {
-    source: &'static str,
-    sha: String,
+/// What a failed call needs before it is sent again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fix {
+    /// The server lacks our function library: FUNCTION LOAD it.
+    LoadFunctions,
+    /// The server has no FCALL: use the script form from now on.
+    UseScripts,
+    /// The server lacks the script form: SCRIPT LOAD it.
+    LoadScript,
+}
+
+fn fix_for(e: &RedisError) -> Option<Fix> {
+    // A cluster connection hands the node's error on with its code only.
+    if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) || e.code() == Some("NOSCRIPT") {
+        return Some(Fix::LoadScript);
+    }
+    let text = e.to_string();
+    if text.contains("Function not found") {
+        Some(Fix::LoadFunctions)
+    } else if text.contains("unknown command") && (text.contains("'FCALL'") || text.contains("'fcall'")) {
+        Some(Fix::UseScripts)
+    } else {
+        None
+    }
+}
+
+fn apply(conn: &mut Conn, fix: Fix) -> RedisResult<()> {
+    match fix {
+        // REPLACE: another process may load the same library at the same
+        // moment; its text is ours, so either load is right.
+        Fix::LoadFunctions => ::redis::cmd("FUNCTION").arg("LOAD").arg("REPLACE").arg(&LIBRARY.function_text).query::<String>(conn).map(|_| ()),
+        Fix::UseScripts => {
+            SCRIPTS_ONLY.store(true, Ordering::Relaxed);
+            Ok(())
+        }
+        Fix::LoadScript => ::redis::cmd("SCRIPT").arg("LOAD").arg(&LIBRARY.script_text).query::<String>(conn).map(|_| ()),
+    }
+}
+
+/// The fixes a call may apply, each once: a server that still fails after
+/// one has a problem no retry solves.
+#[derive(Default)]
+struct Applied([bool; 3]);
+
+impl Applied {
+    fn first_time(&mut self, fix: Fix) -> bool {
+        !std::mem::replace(&mut self.0[fix as usize], true)
+    }
 }
 
 thread_local! {
@@ -58,121 +162,169 @@ thread_local! {
     static COMMAND: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-impl LuaScript {
-    pub fn new(source: &'static str) -> Self {
-        LuaScript { source, sha: ::redis::Script::new(source).get_hash().to_string() }
-    }
-
-    /// `EVALSHA sha 1 key <fixed> <extra…>`: `fixed` holds `fixed_count`
-    /// arguments already in RESP (`resp::encode_all`), `extra` the per-call
-    /// integers (cost, peek, and a test's clock).
-    /// `EVALSHA sha <n> <keys…> <fixed> <extra…>`.
-    fn encode_keys<K: AsRef<[u8]>>(&self, buf: &mut Vec<u8>, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) {
-        resp::array(buf, 3 + keys.len() + fixed_count + extra.len());
+/// `FCALL <prefix><entry> <n> <keys…> <args> <extra…>`, or in the script form
+/// `EVALSHA <sha> <n> <keys…> <entry> <args> <extra…>`. `args` holds
+/// `arg_count` arguments already in RESP (`resp::encode_all`), `extra` the
+/// per-call integers (cost, and a test's clock).
+fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) {
+    let scripts = SCRIPTS_ONLY.load(Ordering::Relaxed);
+    resp::array(buf, 3 + keys.len() + scripts as usize + arg_count + extra.len());
+    let name = entry.name().as_bytes();
+    if scripts {
         resp::bulk(buf, b"EVALSHA");
-        resp::bulk(buf, self.sha.as_bytes());
-        resp::bulk_int(buf, keys.len() as i64);
-        for key in keys {
-            resp::bulk(buf, key.as_ref());
-        }
-        buf.extend_from_slice(fixed);
-        for &n in extra {
-            resp::bulk_int(buf, n);
-        }
+        resp::bulk(buf, LIBRARY.script_sha.as_bytes());
+    } else {
+        resp::bulk(buf, b"FCALL");
+        resp::bulk_parts(buf, &[LIBRARY.function_prefix.as_bytes(), name]);
     }
-
-    fn load(&self, conn: &mut Conn) -> RedisResult<()> {
-        ::redis::cmd("SCRIPT").arg("LOAD").arg(self.source).query::<String>(conn).map(|_| ())
+    resp::bulk_int(buf, keys.len() as i64);
+    for key in keys {
+        resp::bulk(buf, key.as_ref());
     }
-
-    /// One decision: the script on `key`.
-    pub fn run(&self, conn: &mut Conn, key: &[u8], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
-        self.run_keys(conn, &[key], fixed, fixed_count, extra)
+    if scripts {
+        resp::bulk(buf, name);
     }
-
-    /// One decision over several keys (a compound limiter's).
-    pub fn run_keys<K: AsRef<[u8]>>(&self, conn: &mut Conn, keys: &[K], fixed: &[u8], fixed_count: usize, extra: &[i64]) -> RedisResult<Ints> {
-        COMMAND.with_borrow_mut(|buf| {
-            buf.clear();
-            self.encode_keys(buf, keys, fixed, fixed_count, extra);
-            // A single server hands an error reply over as a value, a cluster as an error.
-            match conn.req_packed_command(buf).and_then(Ints::from_value) {
-                Err(e) if is_noscript(&e) => {
-                    self.load(conn)?;
-                    Ints::from_value(conn.req_packed_command(buf)?)
-                }
-                other => other,
-            }
-        })
-    }
-
-    /// One decision per key, in order, pipelined in one round trip. Each
-    /// reply stands alone (a key of the wrong type fails only its own call).
-    /// When the server lost the script, every call from the first NOSCRIPT on
-    /// failed without running: those are sent again once it is loaded.
-    pub fn run_many<K: AsRef<[u8]>>(
-        &self,
-        conn: &mut Conn,
-        keys: &[K],
-        fixed: &[u8],
-        fixed_count: usize,
-        extra: &[i64],
-    ) -> RedisResult<Vec<RedisResult<Ints>>> {
-        let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
-        self.run_many_keys(conn, &one_each, fixed, fixed_count, extra)
-    }
-
-    /// `run_many` where every call has several keys (a compound limiter's).
-    pub fn run_many_keys<K: AsRef<[u8]>, L: AsRef<[K]>>(
-        &self,
-        conn: &mut Conn,
-        calls: &[L],
-        fixed: &[u8],
-        fixed_count: usize,
-        extra: &[i64],
-    ) -> RedisResult<Vec<RedisResult<Ints>>> {
-        if conn.is_cluster() {
-            // A cluster sends a pipeline to the node of its first key: one call
-            // at a time instead, each to its own key's node.
-            let mut out = Vec::with_capacity(calls.len());
-            for call in calls {
-                match self.run_keys(conn, call.as_ref(), fixed, fixed_count, extra) {
-                    // The connection is lost: the whole batch fails, and the pool drops it.
-                    Err(e) if super::conn::is_broken(&e) => return Err(e),
-                    one => out.push(one),
-                }
-            }
-            return Ok(out);
-        }
-        let keys = calls;
-        let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(keys.len());
-        let mut loaded = false;
-        while out.len() < keys.len() {
-            let rest = &keys[out.len()..];
-            let replies = COMMAND.with_borrow_mut(|buf| {
-                buf.clear();
-                for call in rest {
-                    self.encode_keys(buf, call.as_ref(), fixed, fixed_count, extra);
-                }
-                conn.req_packed_commands(buf, 0, rest.len())
-            })?;
-            let mut replies = replies.into_iter().map(Ints::from_value);
-            for reply in replies.by_ref() {
-                match reply {
-                    Err(e) if is_noscript(&e) && !loaded => break,
-                    other => out.push(other),
-                }
-            }
-            if out.len() < keys.len() {
-                self.load(conn)?;
-                loaded = true;
-            }
-        }
-        Ok(out)
+    buf.extend_from_slice(args);
+    for &n in extra {
+        resp::bulk_int(buf, n);
     }
 }
 
-fn is_noscript(e: &RedisError) -> bool {
-    // A cluster connection hands the node's error on with its code only.
-    e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) || e.code() == Some("NOSCRIPT")
+/// A single server hands an error reply over as a value, a cluster as an error.
+fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
+    match reply {
+        Ok(Value::ServerError(e)) => Err(e.into()),
+        other => other,
+    }
+}
+
+/// One call of `entry` over `keys`; the raw reply.
+fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) -> RedisResult<Value> {
+    let mut applied = Applied::default();
+    COMMAND.with_borrow_mut(|buf| loop {
+        buf.clear();
+        encode(buf, entry, keys, args, arg_count, extra);
+        match as_result(conn.req_packed_command(buf)) {
+            Err(e) => match fix_for(&e) {
+                Some(fix) if applied.first_time(fix) => apply(conn, fix)?,
+                _ => return Err(e),
+            },
+            ok => return ok,
+        }
+    })
+}
+
+/// One decision (`Entry::Take`, `Peek`, `Compound`, `CompoundPeek`) over `keys`.
+pub fn decide<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) -> RedisResult<Ints> {
+    call(conn, entry, keys, args, arg_count, extra).and_then(Ints::from_value)
+}
+
+/// `Entry::TakeMany`: one decision per key, in order, in one call; each
+/// answer stands alone (a key holding a foreign value fails only its own).
+/// On a cluster, where the keys of one call must share a slot, each key is
+/// its own `Take`, one after another.
+pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+    if conn.is_cluster() {
+        let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
+        return decide_each(conn, Entry::Take, &one_each, args, arg_count, extra);
+    }
+    call(conn, Entry::TakeMany, keys, args, arg_count, extra).and_then(|v| Ints::many_from_value(v, keys.len()))
+}
+
+/// One `entry` decision per call (each its own keys), in order, pipelined in
+/// one round trip on a single server, one by one on a cluster (a cluster sends
+/// a pipeline to the node of its first key). Each reply stands alone. Calls
+/// refused before running (library missing) are sent again once it is there.
+pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
+    conn: &mut Conn,
+    entry: Entry,
+    calls: &[L],
+    args: &[u8],
+    arg_count: usize,
+    extra: &[i64],
+) -> RedisResult<Vec<RedisResult<Ints>>> {
+    if conn.is_cluster() {
+        let mut out = Vec::with_capacity(calls.len());
+        for call in calls {
+            match decide(conn, entry, call.as_ref(), args, arg_count, extra) {
+                // The connection is lost: the whole batch fails, and the pool drops it.
+                Err(e) if super::conn::is_broken(&e) => return Err(e),
+                one => out.push(one),
+            }
+        }
+        return Ok(out);
+    }
+    let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(calls.len());
+    let mut applied = Applied::default();
+    while out.len() < calls.len() {
+        let rest = &calls[out.len()..];
+        let replies = COMMAND.with_borrow_mut(|buf| {
+            buf.clear();
+            for call in rest {
+                encode(buf, entry, call.as_ref(), args, arg_count, extra);
+            }
+            conn.req_packed_commands(buf, 0, rest.len())
+        })?;
+        let mut fix = None;
+        for reply in replies {
+            match as_result(Ok(reply)) {
+                Err(e) => match fix_for(&e) {
+                    // This call and every later one failed the same way without running.
+                    Some(f) if applied.first_time(f) => {
+                        fix = Some(f);
+                        break;
+                    }
+                    _ => out.push(Err(e)),
+                },
+                Ok(v) => out.push(Ints::from_value(v)),
+            }
+        }
+        if let Some(f) = fix {
+            apply(conn, f)?;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doubles(xs: &[f64]) -> Vec<u8> {
+        xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn answers_are_packed_doubles() {
+        let ints = Ints::from_value(Value::BulkString(doubles(&[3.0, 1_000_000.0, 9_007_199_254_740_991.0]))).unwrap();
+        assert_eq!(ints.as_slice(), &[3, 1_000_000, 9_007_199_254_740_991]);
+        assert!(Ints::from_value(Value::BulkString(doubles(&[0.5]))).is_err());
+        assert!(Ints::from_value(Value::BulkString(vec![0; 7])).is_err());
+        assert!(Ints::from_value(Value::BulkString(doubles(&[1.0; 6]))).is_err());
+        assert!(Ints::from_value(Value::Int(1)).is_err());
+    }
+
+    #[test]
+    fn many_answers_are_records_then_error_texts() {
+        let mut reply = doubles(&[4.0, 10.0, 0.0, 0.0, -1.0, 13.0, 0.0, 0.0, 0.0, 10.0, 7.0, 0.0, 2.0, 5.0, 0.0, 9.0]);
+        reply.extend_from_slice(b"ERR ratelimit");
+        let out = Ints::many_from_value(Value::BulkString(reply), 4).unwrap();
+        assert_eq!(out[0].as_ref().unwrap().as_slice(), &[4, 10]);
+        assert!(out[1].as_ref().unwrap_err().to_string().contains("ratelimit"));
+        assert_eq!(out[2].as_ref().unwrap().as_slice(), &[0, 10, 7]);
+        assert_eq!(out[3].as_ref().unwrap().as_slice(), &[2, 5, 0, 9]);
+        assert!(Ints::many_from_value(Value::BulkString(doubles(&[1.0; 4])), 2).is_err());
+    }
+
+    #[test]
+    fn fixes_are_told_by_the_error() {
+        let fix = |wire: &[u8]| match ::redis::parse_redis_value(wire).unwrap() {
+            Value::ServerError(e) => fix_for(&e.into()),
+            _ => unreachable!(),
+        };
+        assert_eq!(fix(b"-ERR Function not found\r\n"), Some(Fix::LoadFunctions));
+        assert_eq!(fix(b"-ERR unknown command 'FCALL', with args beginning with: \r\n"), Some(Fix::UseScripts));
+        assert_eq!(fix(b"-NOSCRIPT No matching script. Please use EVAL.\r\n"), Some(Fix::LoadScript));
+        assert_eq!(fix(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"), None);
+    }
 }

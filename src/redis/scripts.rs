@@ -1,67 +1,83 @@
-//! The Lua text of every `Script`, put together from `lua/` (Redis scripts
-//! cannot include one another): the clock, the algorithm library's
-//! conventions, the algorithm(s), then the main part that runs them (one
-//! limiter: `single.lua`; several at once: `compound.lua`). Each text is
-//! loaded once per server and run with EVALSHA (reloaded on NOSCRIPT).
+//! The Lua library every decision runs, put together from `lua/` (Lua code in
+//! Redis cannot include other files): the clock, the algorithm library, the
+//! algorithms, then the entry points (`lua/entries.lua`).
+//!
+//! It is loaded once per server as a Redis Function library and called with
+//! FCALL: the helpers and algorithm tables are built at load, not on every
+//! call as an EVAL script's would be. The library's name and its functions'
+//! names carry a hash of its text, so processes running two versions of the
+//! extension against one Redis never replace each other's code. A Redis
+//! without functions (< 7) runs the same text as one EVALSHA script, the
+//! entry's name in ARGV[1].
 
 use once_cell::sync::Lazy;
 
-use super::script::LuaScript;
 use crate::limiter::Script;
 
-/// The single-limiter script of `lua/algorithms/<name>.lua`, after `extra` (helpers it needs).
-macro_rules! single {
-    ($name:literal $(, $extra:literal)*) => {
-        concat!(
-            include_str!("../../lua/clock.lua"),
-            include_str!("../../lua/library.lua"),
-            $(include_str!(concat!("../../lua/", $extra)),)*
-            include_str!(concat!("../../lua/algorithms/", $name, ".lua")),
-            "local ALGO = ALGORITHMS.", $name, "\n",
-            include_str!("../../lua/single.lua"),
-        )
-    };
+/// The library without its wrapper: what both forms share.
+const BODY: &str = concat!(
+    include_str!("../../lua/clock.lua"),
+    include_str!("../../lua/library.lua"),
+    include_str!("../../lua/buckets.lua"),
+    include_str!("../../lua/algorithms/fixed_window.lua"),
+    include_str!("../../lua/algorithms/sliding_log.lua"),
+    include_str!("../../lua/algorithms/sliding_blocks.lua"),
+    include_str!("../../lua/algorithms/token_bucket.lua"),
+    include_str!("../../lua/algorithms/leaky_bucket.lua"),
+    include_str!("../../lua/algorithms/gcra.lua"),
+    include_str!("../../lua/entries.lua"),
+);
+
+/// An entry point of `lua/entries.lua`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// One limiter, one key: decide and take.
+    Take,
+    /// One limiter, one key: decide, write nothing.
+    Peek,
+    /// One limiter, many keys of one slot, in order (consumeMany).
+    TakeMany,
+    /// Every member of a compound limiter, all or nothing.
+    Compound,
+    /// `Compound`, writing nothing.
+    CompoundPeek,
 }
 
-static FIXED_WINDOW: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(single!("fixed_window")));
-static SLIDING_LOG: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(single!("sliding_log")));
-static SLIDING_BLOCKS: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(single!("sliding_blocks")));
-static TOKEN_BUCKET: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(single!("token_bucket", "buckets.lua")));
-static LEAKY_BUCKET: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(single!("leaky_bucket", "buckets.lua")));
-static GCRA: Lazy<LuaScript> = Lazy::new(|| LuaScript::new(single!("gcra")));
-static COMPOUND: Lazy<LuaScript> = Lazy::new(|| {
-    LuaScript::new(concat!(
-        include_str!("../../lua/clock.lua"),
-        include_str!("../../lua/library.lua"),
-        include_str!("../../lua/buckets.lua"),
-        include_str!("../../lua/algorithms/fixed_window.lua"),
-        include_str!("../../lua/algorithms/sliding_log.lua"),
-        include_str!("../../lua/algorithms/sliding_blocks.lua"),
-        include_str!("../../lua/algorithms/token_bucket.lua"),
-        include_str!("../../lua/algorithms/leaky_bucket.lua"),
-        include_str!("../../lua/algorithms/gcra.lua"),
-        include_str!("../../lua/compound.lua"),
-    ))
-});
-
-/// The script deciding for one limiter of `script`'s algorithm.
-pub fn lua(script: Script) -> &'static LuaScript {
-    match script {
-        Script::FixedWindow => &FIXED_WINDOW,
-        Script::SlidingLog => &SLIDING_LOG,
-        Script::SlidingBlocks => &SLIDING_BLOCKS,
-        Script::TokenBucket => &TOKEN_BUCKET,
-        Script::LeakyBucket => &LEAKY_BUCKET,
-        Script::Gcra => &GCRA,
+impl Entry {
+    pub fn name(self) -> &'static str {
+        match self {
+            Entry::Take => "take",
+            Entry::Peek => "peek",
+            Entry::TakeMany => "take_many",
+            Entry::Compound => "compound",
+            Entry::CompoundPeek => "compound_peek",
+        }
     }
 }
 
-/// The script deciding for several limiters at once (`lua/compound.lua`).
-pub fn compound() -> &'static LuaScript {
-    &COMPOUND
+/// The library's two forms and the names to call it by.
+pub struct Library {
+    /// `FUNCTION LOAD` text.
+    pub function_text: String,
+    /// `ratelimit_<hash>_`: every function's name starts with it.
+    pub function_prefix: String,
+    /// `SCRIPT LOAD` text, and its SHA1 for EVALSHA.
+    pub script_text: String,
+    pub script_sha: String,
 }
 
-/// The name `compound.lua` knows an algorithm by (`ALGORITHMS.<name>`).
+pub static LIBRARY: Lazy<Library> = Lazy::new(|| {
+    let hash = ::redis::Script::new(BODY).get_hash()[..12].to_string();
+    let function_prefix = format!("ratelimit_{hash}_");
+    let function_text =
+        format!("#!lua name=ratelimit_{hash}\nlocal PREFIX = '{function_prefix}'\n{}{BODY}", include_str!("../../lua/as_function.lua"));
+    let script_text = format!("{}{BODY}{}", include_str!("../../lua/as_script.lua"), include_str!("../../lua/as_script_end.lua"));
+    let script_sha = ::redis::Script::new(&script_text).get_hash().to_string();
+    Library { function_text, function_prefix, script_text, script_sha }
+});
+
+/// The name `lua/` knows an algorithm by (`ALGORITHMS.<name>`), the first
+/// argument of every entry.
 pub fn algorithm_name(script: Script) -> &'static str {
     match script {
         Script::FixedWindow => "fixed_window",

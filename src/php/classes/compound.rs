@@ -1,7 +1,7 @@
 //! `CompoundRateLimiter`: `(array $limiters)`, 1 to 16 limiters of any classes
 //! on one connection target, decided as one: a call is accepted only when
 //! every member accepts, and then every member takes it (one atomic script,
-//! `lua/compound.lua`); when one denies, none takes anything.
+//! `lua/entries.lua`, `compound`); when one denies, none takes anything.
 
 use ext_php_rs::convert::FromZval;
 use ext_php_rs::flags::{ClassFlags, DataType};

@@ -1,0 +1,1 @@
+return FUNCTIONS[ARGV[1]](KEYS, ARGV, 1)
