@@ -4,6 +4,7 @@
 //! fixed window's scriptless fast path (`counter`).
 pub mod conn;
 pub mod counter;
+pub mod fork;
 pub mod pool;
 pub mod redact;
 pub mod resp;

@@ -10,8 +10,9 @@
 //!   pile up; a slot a limiter still holds stays, and reconnects on its next call.
 //!
 //! Three rules keep a decision from ever being read off the wrong reply:
-//! - a connection remembers the PID that opened it; after `fork()` the child
-//!   sees a foreign PID and opens its own (the parent's socket is shared with
+//! - a connection remembers the process incarnation that opened it
+//!   (`fork::generation`, in effect the PID); after `fork()` the child sees
+//!   another and opens its own (the parent's socket is shared with
 //!   the child, and two processes reading one socket cross their replies);
 //! - after any I/O error or timeout the connection is dropped: a reply that
 //!   arrives late would otherwise be read as the answer to the next command;
@@ -83,7 +84,7 @@ pub fn slot(target: Target) -> Arc<Slot> {
 /// Keeps the pool within its bound; `keep` is the slot in use right now.
 /// Slots busy in a call (locked) are left alone.
 fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
-    let pid = std::process::id();
+    let pid = super::fork::generation();
     // (open, last used, target) of every idle slot but `keep`.
     let mut idle: Vec<(bool, u64, Target)> = pool
         .values()
@@ -138,7 +139,7 @@ pub fn stats() -> PoolStats {
 }
 
 pub fn state() -> Vec<SlotState> {
-    let pid = std::process::id();
+    let pid = super::fork::generation();
     let pool = POOL.lock();
     let mut rows: Vec<SlotState> = pool
         .values()
@@ -182,7 +183,7 @@ impl Slot {
 
     fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         let mut guard = self.live.lock();
-        let pid = std::process::id();
+        let pid = super::fork::generation();
         if guard.as_ref().is_some_and(|l| l.pid != pid) {
             // Opened by our parent before fork(): closing our copy of the fd is
             // harmless to the parent; reading from it is not.
