@@ -92,20 +92,23 @@ end)
 local function decide_all(keys, argv, o, peek)
   o = o or 0
   local n = #keys
-  local algos, bases, at = {}, {}, o
+  -- Per member m, at 6 * (m - 1): algorithm, index of its name in argv,
+  -- whether it fits, its state s1..s3 (one table for all: fewer allocations).
+  local st, at = {}, o
   for m = 1, n do
     local algo = ALGORITHMS[argv[at + 1]]
-    algos[m], bases[m] = algo, at + 1
+    st[6 * m - 5], st[6 * m - 4] = algo, at + 1
     at = at + 1 + algo.nargs
   end
   local cost, injected = tonumber(argv[at + 1]), argv[at + 2]
   local now = clock_us(injected)
 
-  local fits, state = true, {}
+  local fits = true
   local least, low = 1, nil
   for m = 1, n do
-    local f, remaining, s1, s2, s3 = algos[m].check(keys[m], argv, bases[m], cost, now, injected ~= nil, not peek)
-    state[m] = {f, s1, s2, s3}
+    local j = 6 * m - 5
+    local f, remaining, s1, s2, s3 = st[j].check(keys[m], argv, st[j + 1], cost, now, injected ~= nil, not peek)
+    st[j + 2], st[j + 3], st[j + 4], st[j + 5] = f, s1, s2, s3
     fits = fits and f
     if low == nil or remaining < low then least, low = m, remaining end
   end
@@ -113,10 +116,10 @@ local function decide_all(keys, argv, o, peek)
   if not fits or peek then
     local reset, retry = 0, 0
     for m = 1, n do
-      local s = state[m]
-      local r, w = algos[m].explain(keys[m], argv, bases[m], cost, now, s[2], s[3], s[4])
+      local j = 6 * m - 5
+      local r, w = st[j].explain(keys[m], argv, st[j + 1], cost, now, st[j + 3], st[j + 4], st[j + 5])
       if r > reset then reset = r end
-      if not s[1] and w > retry then retry = w end
+      if not st[j + 2] and w > retry then retry = w end
     end
     return struct.pack('<d', least - 1) .. answer(low, reset, (not fits) and retry or nil, 0)
   end
@@ -124,8 +127,8 @@ local function decide_all(keys, argv, o, peek)
   local reset, delay = 0, 0
   least, low = 1, nil
   for m = 1, n do
-    local s = state[m]
-    local remaining, r, w = algos[m].commit(keys[m], argv, bases[m], cost, now, s[2], s[3], s[4])
+    local j = 6 * m - 5
+    local remaining, r, w = st[j].commit(keys[m], argv, st[j + 1], cost, now, st[j + 3], st[j + 4], st[j + 5])
     if low == nil or remaining < low then least, low = m, remaining end
     if r > reset then reset = r end
     if w > delay then delay = w end

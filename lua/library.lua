@@ -29,3 +29,11 @@ local ALGORITHMS = {}
 local function refuse(what)
   error({err = 'ERR ratelimit: the key holds ' .. what})
 end
+
+-- An integer as the decimal string Redis reads. Pass numbers to redis.call
+-- through this: Redis turns a Lua number into text with a %.17g conversion
+-- that costs about 0.8 µs per argument; '%d' costs far less and, for
+-- integers below 2^53, says the same.
+local function int(n)
+  return string.format('%d', n)
+end

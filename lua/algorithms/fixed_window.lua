@@ -1,5 +1,5 @@
 -- Fixed window: the articles' INCR + EXPIRE, made atomic. A window opens at the
--- key's first accepted request and lasts a[1] ms; the key's TTL is the window,
+-- key's first accepted request and lasts the window; the key's TTL is the window,
 -- so the Redis server's clock closes it. Denied requests write nothing.
 -- (A cost-1 consume of one limiter skips the script: SET NX PX + INCRBY +
 -- PTTL in one round trip, src/redis/counter.rs.)
@@ -40,7 +40,7 @@ ALGORITHMS.fixed_window = {
     end
     local fits = used + cost <= limit
     if ttl < 0 and consuming and not fits then
-      if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
+      if now_ms then redis.call('PEXPIREAT', key, int(now_ms + window)) else redis.call('PEXPIRE', key, argv[i + 1]) end
     end
     return fits, math.max(limit - used, 0), raw, ttl, now_ms
   end,
@@ -53,14 +53,14 @@ ALGORITHMS.fixed_window = {
   commit = function(key, argv, i, cost, now, exists, ttl, now_ms)
     local window = tonumber(argv[i + 1])
     if exists then
-      local used = redis.call('INCRBY', key, cost)
+      local used = redis.call('INCRBY', key, int(cost))
       if ttl < 0 then
-        if now_ms then redis.call('PEXPIREAT', key, now_ms + window) else redis.call('PEXPIRE', key, window) end
+        if now_ms then redis.call('PEXPIREAT', key, int(now_ms + window)) else redis.call('PEXPIRE', key, argv[i + 1]) end
         ttl = window
       end
       return tonumber(argv[i + 2]) - used, ttl * 1000, 0
     end
-    if now_ms then redis.call('SET', key, cost, 'PXAT', now_ms + window) else redis.call('SET', key, cost, 'PX', window) end
+    if now_ms then redis.call('SET', key, int(cost), 'PXAT', int(now_ms + window)) else redis.call('SET', key, int(cost), 'PX', argv[i + 1]) end
     return tonumber(argv[i + 2]) - cost, window * 1000, 0
   end,
 }

@@ -50,11 +50,10 @@ ALGORITHMS.gcra = {
   end,
 
   commit = function(key, argv, i, cost, now, tat, new_tat)
-    -- The TAT goes to SET as a number: Redis prints integers below 2^53 in
-    -- full. The key lives until the TAT has passed (ms, rounded up, at least
-    -- 1 ms since cost >= 1): after that it holds nothing a missing key would not say.
+    -- The key lives until the TAT has passed (ms, rounded up, at least 1 ms
+    -- since cost >= 1): after that it holds nothing a missing key would not say.
     local ttl = new_tat - now
-    redis.call('SET', key, new_tat, 'PX', math.floor((ttl + 999) / 1000))
+    redis.call('SET', key, int(new_tat), 'PX', int(math.floor((ttl + 999) / 1000)))
     return gcra_remaining(tonumber(argv[i + 1]), tonumber(argv[i + 2]), new_tat, now), ttl, 0
   end,
 }

@@ -42,7 +42,7 @@ ALGORITHMS.leaky_bucket = {
     level = level + tonumber(argv[i + 3]) * cost
     local reset = us_for(level, rate)
     -- Once empty the state no longer matters: expire then (whole ms, rounded up).
-    redis.call('SET', key, struct.pack('<dd', level, ts), 'PX', expire_ms(reset))
+    redis.call('SET', key, struct.pack('<dd', level, ts), 'PX', int(expire_ms(reset)))
     local remaining = math.floor(tonumber(argv[i + 1]) - level + EPS)
     if remaining < 0 then remaining = 0 end
     return remaining, reset, delay

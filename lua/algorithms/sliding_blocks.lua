@@ -7,7 +7,7 @@
 -- one slice further back, so a request can be denied up to one slice early.
 -- Slices that no longer overlap are deleted on every write, so the hash holds
 -- at most blocks + 2 (<= 1002) fields. Slice numbers and times are integers
--- below 2^53, passed to redis.call as numbers (Redis prints them in full).
+-- below 2^53, passed to redis.call as decimal strings (int(), library.lua).
 --
 -- Key      a hash {slice index -> units accepted in it}
 -- argv     window in µs (integer >= 1000), limit (integer >= 1), slice in µs
@@ -67,11 +67,11 @@ ALGORITHMS.sliding_blocks = {
   commit = function(key, argv, i, cost, now, used, fields, expired)
     local window, slice = tonumber(argv[i + 1]), tonumber(argv[i + 3])
     local current = math.floor(now / slice)
-    redis.call('HINCRBY', key, current, cost)
+    redis.call('HINCRBY', key, int(current), int(cost))
     if expired then redis.call('HDEL', key, unpack(expired)) end
     -- The key matters until the current slice leaves the window.
     local reset = (current + 1) * slice + window - now
-    redis.call('PEXPIRE', key, math.ceil(reset / 1000))
+    redis.call('PEXPIRE', key, int(math.ceil(reset / 1000)))
     return tonumber(argv[i + 2]) - used - cost, reset, 0
   end,
 }

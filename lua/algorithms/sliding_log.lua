@@ -1,4 +1,4 @@
--- Sliding window, exact log: at most a[2] units in ANY interval of a[1] µs.
+-- Sliding window, exact log: at most maxRequests units in ANY interval of the window.
 -- One sorted set per key; each accepted unit is a member scored with the
 -- server time in µs. Members must be unique, even for a burst inside one
 -- microsecond and across processes: a unit accepted alone is the member `now`
@@ -7,7 +7,7 @@
 -- per-key sequence kept in the same key as the member "" with the NEGATIVE
 -- score -(last number used). Timestamps are > 0, so every range below starts
 -- at score 0 or later and never touches the counter. Times are integers below
--- 2^53 passed to redis.call as numbers: Redis prints those in full.
+-- 2^53, passed to redis.call as decimal strings (int(), library.lua).
 -- An entry counts while its time is in (now - window, now]; later ones (a
 -- clock that went back) count too.
 --
@@ -23,7 +23,7 @@ ALGORITHMS.sliding_log = {
   check = function(key, argv, i, cost, now)
     local limit = tonumber(argv[i + 2])
     local edge = now - tonumber(argv[i + 1])
-    local used = redis.call('ZCOUNT', key, edge + 1, '+inf')
+    local used = redis.call('ZCOUNT', key, '(' .. int(edge), '+inf')
     local remaining = limit - used
     if remaining < 0 then remaining = 0 end
     return used + cost <= limit, remaining, edge, used
@@ -33,28 +33,29 @@ ALGORITHMS.sliding_log = {
     local reset, retry = 0, 0
     -- Until the newest entry leaves the window: the key is empty again.
     if used > 0 then
-      reset = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) - edge
+      reset = tonumber(redis.call('ZRANGE', key, '-1', '-1', 'WITHSCORES')[2]) - edge
     end
     -- Once the (used + cost - limit)-th oldest entry has left, `cost` fits.
     if used + cost > tonumber(argv[i + 2]) then
-      local oldest = redis.call('ZRANGEBYSCORE', key, edge + 1, '+inf', 'WITHSCORES', 'LIMIT', used + cost - tonumber(argv[i + 2]) - 1, 1)
+      local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. int(edge), '+inf', 'WITHSCORES', 'LIMIT', int(used + cost - tonumber(argv[i + 2]) - 1), '1')
       retry = tonumber(oldest[2]) - edge
     end
     return reset, retry
   end,
 
   commit = function(key, argv, i, cost, now, edge, used)
-    if cost > 1 or redis.call('ZADD', key, 'NX', now, now) == 0 then
+    local at = int(now)
+    if cost > 1 or redis.call('ZADD', key, 'NX', at, at) == 0 then
       -- Take `cost` fresh sequence numbers, one member per unit.
-      local last = -tonumber(redis.call('ZINCRBY', key, -cost, ''))
+      local last = -tonumber(redis.call('ZINCRBY', key, int(-cost), ''))
       local batch = {}
       for seq = last - cost + 1, last do
-        batch[#batch + 1] = now
-        batch[#batch + 1] = seq
+        batch[#batch + 1] = at
+        batch[#batch + 1] = int(seq)
       end
       redis.call('ZADD', key, unpack(batch))
     end
-    redis.call('ZREMRANGEBYSCORE', key, 0, edge)
+    redis.call('ZREMRANGEBYSCORE', key, '0', int(edge))
     redis.call('PEXPIRE', key, argv[i + 3])
     return tonumber(argv[i + 2]) - used - cost, tonumber(argv[i + 1]), 0
   end,

@@ -40,7 +40,7 @@ ALGORITHMS.token_bucket = {
     if tokens < 0 then tokens = 0 end
     local reset = us_for(tonumber(argv[i + 1]) - tokens, tonumber(argv[i + 2]))
     -- Once full the state no longer matters: expire then (whole ms, rounded up).
-    redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', expire_ms(reset))
+    redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', int(expire_ms(reset)))
     return math.floor(tokens + EPS), reset, 0
   end,
 }
