@@ -117,10 +117,6 @@ pub fn parse(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
 
 /// The array form's `'sentinel' => ['host:port', …]` and `'service' => name`.
 pub fn from_list(nodes: &[String], service: &str) -> Result<Target> {
-    check_service(service).map_err(|why| {
-        let why = why.replace("names no service: the master's name goes after #, as in", "service must name the master, as in");
-        Error::value("connection", why)
-    })?;
     let mut sentinels = Sentinels { nodes: Vec::new(), service: service.to_string(), username: None, password: None };
     for text in nodes {
         // An entry is "host:port", "host" or "[v6]:port"; no DSN syntax inside.
@@ -135,6 +131,10 @@ pub fn from_list(nodes: &[String], service: &str) -> Result<Target> {
     if sentinels.nodes.is_empty() {
         return Err(Error::value("connection", "sentinel must list at least one \"host:port\" sentinel"));
     }
+    check_service(service).map_err(|why| {
+        let why = why.replace("names no service: the master's name goes after #, as in", "service must name the master, as in");
+        Error::value("connection", why)
+    })?;
     Ok(Target::sentinel(sentinels))
 }
 
