@@ -15,7 +15,7 @@ $dsn = 'redis-sentinel://' . implode(',', $set['sentinels']) . '#mymaster';
 $old = rl_redis($set['master']);
 $new = $set['replicas'][0];
 $r = rl_sentinel_failover_run($set, ['sentinel' => $set['sentinels'], 'service' => 'mymaster'], rl_prefix('hot'),
-    fn (Redis $master, Redis $replica, array $set) => rl_sentinel($set['sentinel_ports'][0])->rawCommand('SENTINEL', 'FAILOVER', 'mymaster'),
+    fn (Redis $master, Redis $replica, array $set) => rl_sentinel($set, $set['sentinel_ports'][0])->rawCommand('SENTINEL', 'FAILOVER', 'mymaster'),
     // Done when every sentinel names the replica, and the old master has been
     // made its replica (its scripts are counted from then on).
     function (array $set) use ($old, $new) {
