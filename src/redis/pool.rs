@@ -16,7 +16,9 @@
 //! - after any I/O error or timeout the connection is dropped: a reply that
 //!   arrives late would otherwise be read as the answer to the next command;
 //! - a Redis error reply (WRONGTYPE, a script error) leaves the connection
-//!   usable, since the protocol stream is still in step.
+//!   usable, since the protocol stream is still in step; but READONLY on a
+//!   Sentinel target means its master was demoted: that connection is
+//!   dropped, so the next one asks the sentinels again (`sentinel`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
