@@ -1,5 +1,5 @@
 --TEST--
-Redis Sentinel (1 master, 1 replica, 3 sentinels, started by the test): every class, consumeMany and CompoundRateLimiter decide exactly through redis-sentinel:// and the 'sentinel' array, on the master the sentinels name, in the db asked for; the replica holds no key it was not sent by its master; a master demoted by hand (REPLICAOF, no failover) is never written: its READONLY drops the connection, the sentinels are asked again and the ROLE check refuses it, until it is master again; sentinels that do not answer are passed over; forked children accept exactly the limit
+Redis Sentinel (1 master, 1 replica, 3 sentinels, started by the test): every class, consumeMany and CompoundRateLimiter decide exactly through redis-sentinel:// and the 'sentinel' array, on the master the sentinels name, in the db asked for; the replica holds no key it was not sent by its master; a master demoted by hand (REPLICAOF, no failover) is never written: its READONLY drops the connection, the sentinels are asked again and the ROLE check refuses it, until it is master again; sentinels that do not answer are passed over, and one that hangs is asked last once another has answered; forked children accept exactly the limit
 --SKIPIF--
 <?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -52,6 +52,20 @@ $dead = '127.0.0.1:' . rl_free_port();
 $l = rl_long('gcra', ['sentinel' => [$dead, $set['sentinels'][2]], 'service' => 'mymaster'], "$p:passed", 2);
 echo $yn([$l->consume('x'), $l->consume('x'), $l->consume('x')]), "\n";
 
+echo "-- a sentinel that hangs is waited for once; after that the one that answered is asked first\n";
+$hang = rl_unanswered_connect();
+$l = rl_long('gcra', ['sentinel' => [substr($hang['url'], strlen('redis://')), $set['sentinels'][1]], 'service' => 'mymaster', 'timeout' => 0.5], "$p:hang", 5);
+$t = microtime(true);
+$l->consume('x');
+$first = microtime(true) - $t;
+$master->rawCommand('CLIENT', 'KILL', 'TYPE', 'normal'); // every client but this one: the next call connects again
+$t = microtime(true);
+$l->consume('x');
+$second = microtime(true) - $t;
+echo "the first call waited for the hanging sentinel's connect timeout: ", $first >= 0.45 ? 'yes' : sprintf('no (%.3f s)', $first), "\n";
+echo "the reconnect did not: ", $second < 0.4 ? 'yes' : sprintf('no (%.3f s)', $second), "\n";
+echo "state: ", rl_state('gcra', rl_redis($set['master']), "$p:hang:x", 5), "\n";
+
 echo "-- forked children (a connection each): 4 x 40 on a limit of 100\n";
 $shared = rl_long('fixed', $dsn, "$p:fork", 100);
 $shared->peek('warm'); // the parent's connection is open before fork()
@@ -85,6 +99,10 @@ its bucket was left as it was: tokens 2.0
 YYn  tokens 0.0
 -- sentinels that do not answer are passed over
 YYn
+-- a sentinel that hangs is waited for once; after that the one that answered is asked first
+the first call waited for the hanging sentinel's connect timeout: yes
+the reconnect did not: yes
+state: TAT 2.0 intervals ahead
 -- forked children (a connection each): 4 x 40 on a limit of 100
 100 accepted
 counter 160 (cost-1 denials count in a fixed window)

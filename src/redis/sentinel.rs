@@ -1,9 +1,10 @@
 //! Finding the master of a Redis Sentinel service, each time the pool opens
 //! a connection for a `redis-sentinel://` target:
 //!
-//! 1. ask the sentinels in turn `SENTINEL GET-MASTER-ADDR-BY-NAME service`;
-//!    the first that names an address is believed (a sentinel that cannot be
-//!    reached, or does not know the service, is passed over);
+//! 1. ask the sentinels in turn `SENTINEL GET-MASTER-ADDR-BY-NAME service`
+//!    (the one that answered last time first); the first that names an
+//!    address is believed (a sentinel that cannot be reached, or does not
+//!    know the service, is passed over);
 //! 2. connect to that address as to a single server (credentials, db, TLS,
 //!    timeouts of the target) and check that `ROLE` says master: right after
 //!    a failover a sentinel may still name the old master, now a replica.
@@ -14,9 +15,12 @@
 //! demoted, the pool drops the connection (an I/O error, or the READONLY a
 //! demoted master answers a write with), and its next connect comes back here.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use ::redis::{Client, Connection, ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult, Value};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
 
 use super::pool::{describe, Timeouts};
 use super::redact::shown;
@@ -58,11 +62,20 @@ pub fn connect_master(target: &Target, sentinels: &Sentinels, timeouts: Timeouts
     Err(why)
 }
 
+/// Per process, the sentinel of each set that answered last: it is asked
+/// first next time, so one that hangs costs its timeout once, not on every
+/// reconnect. A handful of sets at most; the map is cleared if it ever grows.
+static ANSWERED_LAST: Lazy<Mutex<HashMap<Sentinels, usize>>> = Lazy::new(Default::default);
+const ANSWERED_LAST_MAX: usize = 256;
+
 /// The address the first sentinel that knows the service gives for its master.
 fn ask(sentinels: &Sentinels, tls: Option<&Tls>, timeouts: Timeouts) -> Result<(String, u16), String> {
     let mut failures = Vec::new();
     let mut unknown = 0;
-    for (host, port) in &sentinels.nodes {
+    let n = sentinels.nodes.len();
+    let first = ANSWERED_LAST.lock().get(sentinels).copied().unwrap_or(0);
+    for i in (0..n).map(|k| (first + k) % n) {
+        let (host, port) = &sentinels.nodes[i];
         // A sentinel has no databases: no SELECT, whatever the master's db.
         let mut settings = RedisConnectionInfo::default().set_skip_set_lib_name();
         if let Some(u) = &sentinels.username {
@@ -80,7 +93,14 @@ fn ask(sentinels: &Sentinels, tls: Option<&Tls>, timeouts: Timeouts) -> Result<(
         });
         match answer {
             Ok(Some((master, master_port))) => match master_port.parse::<u16>() {
-                Ok(n) if n > 0 => return Ok((master, n)),
+                Ok(master_port) if master_port > 0 => {
+                    let mut answered = ANSWERED_LAST.lock();
+                    if answered.len() >= ANSWERED_LAST_MAX {
+                        answered.clear();
+                    }
+                    answered.insert(sentinels.clone(), i);
+                    return Ok((master, master_port));
+                }
                 _ => failures.push(format!("{}:{port} named the port \"{}\"", shown(host), shown(&master_port))),
             },
             Ok(None) => unknown += 1,
