@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster connection forms that cannot work are ValueError/TypeError naming $connection before anything is sent (a db, a query without TLS, TLS client certificate without key, Sentinel, empty or malformed seeds); an unreachable cluster is a RateLimiterException naming the seeds, never the password
+Redis Cluster connection forms that cannot work are ValueError/TypeError naming $connection before anything is sent (a db, a query without TLS, TLS client certificate without key, empty or malformed seeds); an unreachable cluster is a RateLimiterException naming the seeds, never the password
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -15,7 +15,6 @@ foreach ([
     "redis-cluster://127.0.0.1:$port,,127.0.0.1:1",
     "redis-cluster://",
     "rediss-cluster://127.0.0.1:$port?certfile=/client.pem",
-    "redis-sentinel://127.0.0.1:$port#mymaster",
     ['cluster' => []],
     ['cluster' => 'h:1'],
     ['cluster' => [42]],
@@ -39,7 +38,6 @@ ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is 
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis-cluster://127.0.0.1:PORT,,127.0.0.1:1"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis-cluster://"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (certfile and keyfile go together): "rediss-cluster://127.0.0.1:PORT?certfile=/client.pem"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (Sentinel is not supported yet): "redis-sentinel://127.0.0.1:PORT#mymaster"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster must list at least one "host:port" seed node
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster must be of type array, string given
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, int given

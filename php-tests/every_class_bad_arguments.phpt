@@ -297,7 +297,7 @@ connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must b
 connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, float given
 connection true: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, bool given
 connection (object)array(): TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, stdClass given
-connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis://, rediss://, redis-cluster:// or unix://): "http://h"
+connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis://, rediss://, redis-cluster://, redis-sentinel:// or unix://): "http://h"
 connection 'redis://h:99999': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (port must be 1..65535): "redis://h:99999"
 connection 'redis://h:6379/x': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (db must be a non-negative integer): "redis://h:6379/x"
 connection 'redis://:6379': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis://:6379"

@@ -10,7 +10,8 @@ use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
 use super::values::{self, type_name};
 use crate::error::{Error, Result};
 use crate::redis::redact::shown;
-use crate::redis::target::{is_tls_scheme, parse_dsn, Target, Tls, DEFAULT_PORT};
+use crate::redis::sentinel_target;
+use crate::redis::target::{is_tls_scheme, parse_dsn, Address, Target, Tls, DEFAULT_PORT};
 use crate::settings;
 
 /// Timeouts the connection argument asked for; the ini settings fill the rest.
@@ -198,8 +199,77 @@ fn cluster_seeds(z: &Zval) -> Result<Target> {
         .map_err(|_| Error::value("connection", format!("cluster entries must be \"host:port\" strings, \"{}\" given", shown(&seeds.join(",")))))
 }
 
+/// `'sentinel' => ['host:port', …]` with `'service' => name` (the master's
+/// name) and, for sentinels that want AUTH, `'sentinel_auth'` (as `auth`).
+fn sentinel_target(a: &ZendHashTable, list: &Zval) -> Result<Target> {
+    let Some(list) = list.dereference().array() else {
+        return Err(Error::type_error("connection", format!("sentinel must be of type array, {} given", type_name(list))));
+    };
+    let mut nodes = Vec::new();
+    for (_, node) in list.iter() {
+        let Some(text) = node.dereference().str() else {
+            return Err(Error::type_error("connection", format!("sentinel entries must be \"host:port\" strings, {} given", type_name(node))));
+        };
+        nodes.push(text.to_string());
+    }
+    let service = match a.get("service").map(Zval::dereference).filter(|z| !z.is_null()) {
+        None => String::new(),
+        Some(z) => z
+            .str()
+            .map(str::to_string)
+            .ok_or_else(|| Error::type_error("connection", format!("service must be of type string, {} given", type_name(z))))?,
+    };
+    let mut target = sentinel_target::from_list(&nodes, &service)?;
+    if let Some(auth) = a.get("sentinel_auth") {
+        // Read as `auth` is, then moved to the sentinels' side of the target.
+        let mut scratch = Target::tcp("sentinel", 1);
+        apply_auth(&mut scratch, auth).map_err(|e| match e {
+            // "auth must be …" as "sentinel_auth must be …".
+            Error::Param { param, mut invalid } => {
+                invalid.must = format!("sentinel_{}", invalid.must);
+                Error::Param { param, invalid }
+            }
+            other => other,
+        })?;
+        if let Address::Sentinel(s) = &mut target.address {
+            (s.username, s.password) = (scratch.username, scratch.password);
+        }
+    }
+    Ok(target)
+}
+
+/// `index` (or `database`, `db`): the database number, phpredis's way.
+fn db_index(a: &ZendHashTable) -> Result<Option<i64>> {
+    let Some(db) = a.get("index").or_else(|| a.get("database")).or_else(|| a.get("db")).filter(|z| !z.dereference().is_null()) else {
+        return Ok(None);
+    };
+    let n = entry("database index", values::int("connection", db))?;
+    if n < 0 {
+        return Err(Error::value("connection", format!("database index must be >= 0, {n} given")));
+    }
+    Ok(Some(n))
+}
+
+fn timeout_overrides(a: &ZendHashTable) -> Result<TimeoutOverrides> {
+    Ok(TimeoutOverrides {
+        connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
+        reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
+    })
+}
+
 fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     let tls = tls_options(a)?;
+    if let Some(list) = a.get("sentinel").filter(|z| !z.dereference().is_null()) {
+        let mut target = sentinel_target(a, list)?;
+        if let Some(tls) = tls {
+            target = target.with_tls(tls)?;
+        }
+        if let Some(auth) = a.get("auth") {
+            apply_auth(&mut target, auth)?;
+        }
+        target.db = db_index(a)?.unwrap_or(0);
+        return Ok((target, timeout_overrides(a)?));
+    }
     if let Some(cluster) = a.get("cluster").filter(|z| !z.dereference().is_null()) {
         let mut target = cluster_seeds(cluster)?;
         if let Some(tls) = tls {
@@ -208,11 +278,7 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
         if let Some(auth) = a.get("auth") {
             apply_auth(&mut target, auth)?;
         }
-        let timeouts = TimeoutOverrides {
-            connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
-            reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
-        };
-        return Ok((target, timeouts));
+        return Ok((target, timeout_overrides(a)?));
     }
     let host = match a.get("host").map(Zval::dereference) {
         None => "127.0.0.1".to_string(),
@@ -228,20 +294,10 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     if let Some(auth) = a.get("auth") {
         apply_auth(&mut target, auth)?;
     }
-    if let Some(db) = a.get("index").or_else(|| a.get("database")).or_else(|| a.get("db")) {
-        if !db.dereference().is_null() {
-            let n = entry("database index", values::int("connection", db))?;
-            if n < 0 {
-                return Err(Error::value("connection", format!("database index must be >= 0, {n} given")));
-            }
-            target.db = n;
-        }
+    if let Some(n) = db_index(a)? {
+        target.db = n;
     }
-    let timeouts = TimeoutOverrides {
-        connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
-        reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
-    };
-    Ok((target, timeouts))
+    Ok((target, timeout_overrides(a)?))
 }
 
 fn call(redis: &Zval, method: &str) -> Result<Zval> {

@@ -1,7 +1,8 @@
 //! Everything that talks to Redis: where it is (`target`), the per-process
 //! connection pool (`pool`), commands written as RESP (`resp`), the Lua script
 //! runner (`script`), the text of every algorithm's script (`scripts`) and the
-//! fixed window's scriptless fast path (`counter`).
+//! fixed window's scriptless fast path (`counter`); Redis Sentinel targets
+//! (`sentinel_target`) and finding their master (`sentinel`).
 pub mod conn;
 pub mod counter;
 pub mod fork;
@@ -10,5 +11,7 @@ pub mod redact;
 pub mod resp;
 pub mod script;
 pub mod scripts;
+pub mod sentinel;
+pub mod sentinel_target;
 pub mod target;
 pub mod tls;

@@ -17,7 +17,9 @@
 //! - after any I/O error or timeout the connection is dropped: a reply that
 //!   arrives late would otherwise be read as the answer to the next command;
 //! - a Redis error reply (WRONGTYPE, a script error) leaves the connection
-//!   usable, since the protocol stream is still in step.
+//!   usable, since the protocol stream is still in step; but READONLY on a
+//!   Sentinel target means its master was demoted: that connection is
+//!   dropped, so the next one asks the sentinels again (`sentinel`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -204,7 +206,9 @@ impl Slot {
             }
             match op(&mut live.conn) {
                 Ok(v) => return Ok(v),
-                Err(e) if is_broken(&e) => {
+                // A master demoted to replica refused the write (nothing ran):
+                // a Sentinel target drops it and asks the sentinels again.
+                Err(e) if is_broken(&e) || self.demoted(&e) => {
                     *guard = None;
                     if reused && !e.is_timeout() {
                         reused = false;
@@ -225,7 +229,17 @@ impl Slot {
         op: impl FnMut(&mut Conn) -> RedisResult<Vec<RedisResult<T>>>,
     ) -> Result<Vec<Result<T>>> {
         let all = self.run(timeouts, op)?;
+        if all.iter().any(|r| r.as_ref().is_err_and(|e| self.demoted(e))) {
+            self.live.lock().take();
+        }
         Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e))).collect())
+    }
+
+    /// READONLY from a Sentinel target's server: it was the master when we
+    /// connected and is a replica now (a failover). Elsewhere READONLY is
+    /// only an error reply (a replica named on purpose, a cluster's own handling).
+    fn demoted(&self, e: &RedisError) -> bool {
+        self.target.is_sentinel() && e.code() == Some("READONLY")
     }
 
     fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
@@ -236,8 +250,18 @@ impl Slot {
         if let Some(p) = &self.target.password {
             redis_info = redis_info.set_password(p);
         }
-        if let Address::Cluster { seeds } = &self.target.address {
-            return self.connect_cluster(pid, timeouts, seeds);
+        match &self.target.address {
+            Address::Cluster { seeds } => return self.connect_cluster(pid, timeouts, seeds),
+            Address::Sentinel(sentinels) => {
+                // The master the sentinels name now; from here on a single server.
+                let conn = super::sentinel::connect_master(&self.target, sentinels, timeouts).map_err(|why| {
+                    self.failures.fetch_add(1, Ordering::Relaxed);
+                    Error::Redis(format!("Redis at {}: {why}", self.target))
+                })?;
+                self.opened.fetch_add(1, Ordering::Relaxed);
+                return Ok(Live { pid, conn: Conn::Single(conn), reply_timeout: timeouts.reply });
+            }
+            Address::Tcp { .. } | Address::Unix { .. } => {}
         }
         let client = match (&self.target.address, &self.target.tls) {
             (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, redis_info).map_err(|e| {
@@ -248,7 +272,7 @@ impl Slot {
                 let addr = match address {
                     Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
                     Address::Unix { path } => ConnectionAddr::Unix(path.into()),
-                    Address::Cluster { .. } => unreachable!("handled above"),
+                    Address::Cluster { .. } | Address::Sentinel(_) => unreachable!("handled above"),
                 };
                 match addr.into_connection_info().and_then(|info| ::redis::Client::open(info.set_redis_settings(redis_info))) {
                     Ok(client) => client,
@@ -329,7 +353,7 @@ impl Slot {
 }
 
 /// A one-line cause: redis-rs's text, with the common cases said plainly.
-fn describe(e: &RedisError) -> String {
+pub(super) fn describe(e: &RedisError) -> String {
     if e.is_timeout() {
         format!("timed out ({e})")
     } else if e.is_connection_refusal() {

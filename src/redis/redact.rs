@@ -28,8 +28,9 @@ pub fn shown_bytes(bytes: &[u8]) -> String {
 /// A DSN (or anything a user meant as one) with its credentials replaced:
 /// everything between `://` and the last `@` (the user name kept when a `:`
 /// separates it from the password), and the value of any `password`, `pass`
-/// or `auth` query parameter. Without `://`, everything before the last `@`
-/// is taken as credentials.
+/// or `auth` query parameter, or one whose name ends so (`sentinel_password`;
+/// a `#service` after it goes too). Without `://`, everything before the last
+/// `@` is taken as credentials.
 pub fn redact_dsn(dsn: &str) -> String {
     let mut out = match (dsn.find("://"), dsn.rfind('@')) {
         (Some(s), Some(at)) if at > s => {
@@ -47,7 +48,8 @@ pub fn redact_dsn(dsn: &str) -> String {
         let query: Vec<String> = query
             .split('&')
             .map(|pair| match pair.split_once('=') {
-                Some((k, _)) if ["password", "pass", "auth"].contains(&k.to_ascii_lowercase().as_str()) => format!("{k}=***"),
+                // `sentinel_password` too: any name ending in one of these.
+                Some((k, _)) if ["password", "pass", "auth"].iter().any(|c| k.to_ascii_lowercase().ends_with(c)) => format!("{k}=***"),
                 _ => pair.to_string(),
             })
             .collect();
@@ -75,6 +77,7 @@ mod tests {
         assert_eq!(redact_dsn("unix:///tmp/x.sock?db=1&PASS=topsecret"), "unix:///tmp/x.sock?db=1&PASS=***");
         assert_eq!(redact_dsn("topsecret@127.0.0.1:6379"), "***@127.0.0.1:6379");
         assert_eq!(redact_dsn("redis://h:1/2"), "redis://h:1/2");
+        assert_eq!(redact_dsn("redis-sentinel://h:1?sentinel_password=topsecret#m"), "redis-sentinel://h:1?sentinel_password=***");
     }
 
     #[test]

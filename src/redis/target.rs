@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::redact::{shown, shown_dsn};
+pub use super::sentinel_target::Sentinels;
 use crate::error::{Error, Result};
 
 pub const DEFAULT_PORT: u16 = 6379;
@@ -27,6 +28,9 @@ pub enum Address {
     Cluster {
         seeds: Vec<(String, u16)>,
     },
+    /// A master found through Redis Sentinel (`sentinel_target`): the
+    /// connection goes to whichever server the sentinels name now.
+    Sentinel(Sentinels),
 }
 
 /// TLS to a TCP address. The files are read when a connection is opened, so
@@ -72,15 +76,23 @@ impl Target {
         Target { address: Address::Cluster { seeds }, username: None, password: None, db: 0, tls: None }
     }
 
+    pub fn sentinel(sentinels: Sentinels) -> Self {
+        Target { address: Address::Sentinel(sentinels), username: None, password: None, db: 0, tls: None }
+    }
+
     pub fn is_cluster(&self) -> bool {
         matches!(self.address, Address::Cluster { .. })
+    }
+
+    pub fn is_sentinel(&self) -> bool {
+        matches!(self.address, Address::Sentinel(_))
     }
 
     /// Sets the TLS settings; a unix socket cannot carry TLS.
     pub fn with_tls(mut self, tls: Tls) -> Result<Self> {
         match self.address {
             Address::Unix { .. } => return Err(Error::value("connection", "asks for TLS on a unix socket, which has no TLS; use a TCP host")),
-            Address::Cluster { .. } | Address::Tcp { .. } => {}
+            Address::Cluster { .. } | Address::Tcp { .. } | Address::Sentinel(_) => {}
         }
         if tls.certfile.is_some() != tls.keyfile.is_some() {
             return Err(Error::value(
@@ -104,21 +116,18 @@ impl fmt::Display for Target {
             Address::Unix { path } => write!(f, "unix://{}", shown(path))?,
             Address::Cluster { seeds } => {
                 write!(f, "{scheme}-cluster://")?;
-                for (i, (host, port)) in seeds.iter().enumerate() {
-                    let sep = if i == 0 { "" } else { "," };
-                    if host.contains(':') {
-                        write!(f, "{sep}[{}]:{port}", shown(host))?;
-                    } else {
-                        write!(f, "{sep}{}:{port}", shown(host))?;
-                    }
-                }
+                write_nodes(f, seeds)?;
             }
+            Address::Sentinel(sentinels) => write!(f, "{scheme}-{sentinels}")?,
         }
         if self.db != 0 {
             write!(f, " db {}", self.db)?;
         }
         if let Some(user) = &self.username {
             write!(f, " user {}", shown(user))?;
+        }
+        if let Address::Sentinel(Sentinels { username: Some(user), .. }) = &self.address {
+            write!(f, " sentinel user {}", shown(user))?;
         }
         if let Some(tls) = &self.tls {
             if let Some(ca) = &tls.cafile {
@@ -135,13 +144,26 @@ impl fmt::Display for Target {
     }
 }
 
+/// `host:port,[v6]:port,…` as a DSN writes them.
+pub(super) fn write_nodes(f: &mut fmt::Formatter<'_>, nodes: &[(String, u16)]) -> fmt::Result {
+    for (i, (host, port)) in nodes.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        if host.contains(':') {
+            write!(f, "{sep}[{}]:{port}", shown(host))?;
+        } else {
+            write!(f, "{sep}{}:{port}", shown(host))?;
+        }
+    }
+    Ok(())
+}
+
 impl fmt::Debug for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
 
-fn bad_dsn(dsn: &str, why: &str) -> Error {
+pub(super) fn bad_dsn(dsn: &str, why: &str) -> Error {
     Error::value("connection", format!("is not a valid Redis DSN ({why}): \"{}\"", shown_dsn(dsn)))
 }
 
@@ -152,8 +174,9 @@ pub fn is_tls_scheme(scheme: &str) -> bool {
 
 /// Parses `redis://[[user]:password@]host[:port][/db]`,
 /// `rediss://…[?cafile=…&certfile=…&keyfile=…&verify_peer=0|1]` (TLS) and
-/// `unix:///path/to/redis.sock[?db=N]`. User, password and file names may be
-/// percent-encoded.
+/// `unix:///path/to/redis.sock[?db=N]`, and the cluster and Sentinel forms
+/// (`redis-cluster://`, `redis-sentinel://`: `sentinel_target`). User,
+/// password and file names may be percent-encoded.
 pub fn parse_dsn(dsn: &str) -> Result<Target> {
     let Some((scheme, rest)) = dsn.split_once("://") else {
         return Err(bad_dsn(dsn, "expected redis://host[:port][/db], rediss://… or unix:///path"));
@@ -164,14 +187,15 @@ pub fn parse_dsn(dsn: &str) -> Result<Target> {
         "redis-cluster" => parse_cluster(dsn, rest, false),
         "rediss-cluster" => parse_cluster(dsn, rest, true),
         s if is_tls_scheme(s) => parse_tcp(dsn, rest, true),
-        "redis-sentinel" | "rediss-sentinel" => Err(bad_dsn(dsn, "Sentinel is not supported yet")),
-        _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss://, redis-cluster:// or unix://")),
+        "redis-sentinel" => super::sentinel_target::parse(dsn, rest, false),
+        "rediss-sentinel" => super::sentinel_target::parse(dsn, rest, true),
+        _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss://, redis-cluster://, redis-sentinel:// or unix://")),
     }
 }
 
 /// The query of a `rediss://` DSN: the TLS options, named as phpredis's and
 /// redis-cli's (`cafile`, `certfile`/`local_cert`, `keyfile`/`local_pk`, `verify_peer`).
-fn parse_tls_query(dsn: &str, query: &str) -> Result<Tls> {
+pub(super) fn parse_tls_query(dsn: &str, query: &str) -> Result<Tls> {
     let mut tls = Tls::default();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -215,7 +239,7 @@ fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
         None => (None, authority),
     };
-    let (host, port) = split_host_port(dsn, hostport)?;
+    let (host, port) = split_host_port(dsn, hostport, DEFAULT_PORT)?;
     let mut target = Target::tcp(&host, port);
     if let Some(info) = userinfo {
         let (user, pass) = match info.split_once(':') {
@@ -257,7 +281,7 @@ fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     };
     let mut seeds = Vec::new();
     for node in nodes.split(',') {
-        let (host, port) = split_host_port(dsn, node)?;
+        let (host, port) = split_host_port(dsn, node, DEFAULT_PORT)?;
         if !seeds.contains(&(host.clone(), port)) {
             seeds.push((host, port));
         }
@@ -277,7 +301,7 @@ fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     Ok(target)
 }
 
-fn split_host_port(dsn: &str, hostport: &str) -> Result<(String, u16)> {
+pub(super) fn split_host_port(dsn: &str, hostport: &str, default_port: u16) -> Result<(String, u16)> {
     let (host, port) = if let Some(v6) = hostport.strip_prefix('[') {
         let Some(end) = v6.find(']') else { return Err(bad_dsn(dsn, "unclosed [ in IPv6 host")) };
         let after = &v6[end + 1..];
@@ -300,7 +324,7 @@ fn split_host_port(dsn: &str, hostport: &str) -> Result<(String, u16)> {
         return Err(bad_dsn(dsn, "invalid host"));
     }
     let port = match port {
-        None => DEFAULT_PORT,
+        None => default_port,
         Some(p) => match p.parse::<u16>() {
             Ok(n) if n > 0 && p.bytes().all(|b| b.is_ascii_digit()) => n,
             _ => return Err(bad_dsn(dsn, "port must be 1..65535")),
@@ -332,14 +356,14 @@ fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
     Ok(target)
 }
 
-fn parse_db(dsn: &str, s: &str) -> Result<i64> {
+pub(super) fn parse_db(dsn: &str, s: &str) -> Result<i64> {
     match s.parse::<i64>() {
         Ok(n) if n >= 0 && s.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
         _ => Err(bad_dsn(dsn, "db must be a non-negative integer")),
     }
 }
 
-fn percent_decode(dsn: &str, s: &str) -> Result<String> {
+pub(super) fn percent_decode(dsn: &str, s: &str) -> Result<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -474,7 +498,6 @@ mod tests {
         assert_eq!(t.tls.as_ref().and_then(|t| t.cafile.as_deref()), Some("/ca.pem"));
         assert_eq!(t.to_string(), "rediss-cluster://h:1,h:2 cafile /ca.pem");
         assert!(err("redis-cluster://h:1?cafile=/ca.pem").contains("no db, path or query"));
-        assert!(err("redis-sentinel://h:1#m").contains("not supported yet"));
     }
 
     #[test]
