@@ -29,7 +29,7 @@ rl_sentinel_failover_report($r);
 $scripts = 0;
 foreach ($old->info('commandstats') as $name => $line) {
     // Run, failed or rejected (READONLY): any script sent to it counts.
-    if (in_array($name, ['cmdstat_evalsha', 'cmdstat_eval'], true) && preg_match_all('/(?:^|,)(?:calls|rejected_calls)=(\d+)/', $line, $m)) $scripts += array_sum($m[1]);
+    if (in_array($name, ['cmdstat_fcall', 'cmdstat_evalsha', 'cmdstat_eval'], true) && preg_match_all('/(?:^|,)(?:calls|rejected_calls)=(\d+)/', $line, $m)) $scripts += array_sum($m[1]);
 }
 echo "scripts sent to the old master after its demotion: $scripts\n";
 echo "the old master's role afterwards: ", $old->rawCommand('ROLE')[0], "\n";
