@@ -4,7 +4,8 @@
 //   1. the single-process table: every case of cases.php, interleaved rounds
 //      (order reversed every other round), Redis flushed before each timing, median;
 //   2. issue 10's ratios (ratios.php);
-//   3. throughput of 8 processes on one server (throughput.php).
+//   3. throughput of 8 processes on one server (throughput.php);
+//   4. the scale-out rows: a Redis Cluster and TLS, each against a PING to it (scaleout.php).
 declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
@@ -13,6 +14,7 @@ require __DIR__ . '/measure.php';
 require __DIR__ . '/rounds.php';
 require __DIR__ . '/ratios.php';
 require __DIR__ . '/throughput.php';
+require __DIR__ . '/scaleout.php';
 
 $cfg = bench_config();
 $load0 = sys_getloadavg();
@@ -52,6 +54,10 @@ foreach (throughput_cases() as $name => $make) {
 }
 $ctl->flushAll();
 
+// Last: its servers live until this process exits, and no process is forked after they start.
+$scaleout = run_scaleout($cfg, $ids, $ctl);
+$ctl->flushAll();
+
 $server = $ctl->info('server');
 echo json_encode([
     'config' => array_diff_key($cfg, ['port' => 1, 'socket' => 1]),
@@ -70,4 +76,5 @@ echo json_encode([
     'table' => $table,
     'ratios' => $ratios,
     'throughput' => $throughput,
+    'scaleout' => $scaleout,
 ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), "\n";
