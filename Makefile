@@ -65,7 +65,7 @@ stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -
 
-bench: $(SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
+bench: $(SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput, Redis Cluster + TLS rows → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
 	scripts/bench.bash
 
 plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every algorithm against a redis-server (gnuplot)

@@ -7,21 +7,29 @@
 //   Redis side       INFO stats/commandstats deltas on a control connection: round trips
 //                    (total_reads_processed), commands incl. those inside scripts
 //                    (total_commands_processed), and µs of top-level commands per decision.
+//                    On a cluster, one control connection per master, their figures summed.
 declare(strict_types=1);
 
 const CHUNK = 1000;
 const PINGS_PER_CHUNK = 50;
 
-/** INFO stats + commandstats in one command: [stats => [k => v], cmd => [name => [calls, usec]]]. */
-function info_snapshot(Redis $ctl): array
+/**
+ * INFO stats + commandstats in one command per server: [stats => [k => v], cmd => [name => [calls, usec]]],
+ * summed over $nodes (one server, or every master of a cluster: a decision runs on one of them).
+ * @param Redis[] $nodes
+ */
+function info_snapshot(array $nodes): array
 {
     $out = ['stats' => [], 'cmd' => []];
-    foreach (explode("\n", (string) $ctl->rawCommand('INFO', 'stats', 'commandstats')) as $line) {
-        $line = trim($line);
-        if (preg_match('/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/', $line, $m)) {
-            $out['cmd'][$m[1]] = [(int) $m[2], (int) $m[3]];
-        } elseif (preg_match('/^(\w+):(\d+)$/', $line, $m)) {
-            $out['stats'][$m[1]] = (int) $m[2];
+    foreach ($nodes as $node) {
+        foreach (explode("\n", (string) $node->rawCommand('INFO', 'stats', 'commandstats')) as $line) {
+            $line = trim($line);
+            if (preg_match('/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/', $line, $m)) {
+                [$c, $u] = $out['cmd'][$m[1]] ?? [0, 0];
+                $out['cmd'][$m[1]] = [$c + (int) $m[2], $u + (int) $m[3]];
+            } elseif (preg_match('/^(\w+):(\d+)$/', $line, $m)) {
+                $out['stats'][$m[1]] = ($out['stats'][$m[1]] ?? 0) + (int) $m[2];
+            }
         }
     }
     return $out;
@@ -59,12 +67,17 @@ function redis_side_usec(array $delta, array $top): int
     return $usec;
 }
 
-/** One timed run of $call over $n decisions cycling over $keys ids. */
-function measure(callable $call, int $n, array $ids, Redis $ping, Redis $ctl, array $top = []): array
+/**
+ * One timed run of $call over $n decisions cycling over $keys ids. $ctl: the control connection to the
+ * server, or an array of one per master of a cluster; $ping must reach one of those servers (its
+ * samples are taken out of the counts).
+ */
+function measure(callable $call, int $n, array $ids, Redis $ping, Redis|array $ctl, array $top = []): array
 {
     $k = count($ids);
+    $nodes = is_array($ctl) ? array_values($ctl) : [$ctl];
     gc_collect_cycles();
-    $before = info_snapshot($ctl);
+    $before = info_snapshot($nodes);
     $ns = $pingNs = $pings = 0;
     $cpu = 0.0;
     for ($base = 0; $base < $n; $base += CHUNK) {
@@ -79,10 +92,11 @@ function measure(callable $call, int $n, array $ids, Redis $ping, Redis $ctl, ar
         $pingNs += hrtime(true) - $t;
         $pings += PINGS_PER_CHUNK;
     }
-    $after = info_snapshot($ctl);
+    $after = info_snapshot($nodes);
     $delta = command_delta($before, $after, $pings);
-    // the control connection's own traffic: one INFO, and the PINGs
-    $own = 1 + $pings;
+    // the control connections' own traffic: one INFO per server (the one before; the one after
+    // is not in its own figures), and the PINGs
+    $own = count($nodes) + $pings;
     $us = $ns / 1e3 / $n;
     $pingUs = $pingNs / 1e3 / $pings;
     return [

@@ -26,10 +26,12 @@ if ($cfg['quick']) {
 $out[] = '# Benchmarks';
 $out[] = '';
 $out[] = "Written by `make bench` on {$r['date']} in {$r['wall_s']} s. Machine: " . trim((string) shell_exec('nproc')) . ' CPU(s), '
-    . ($cpu[1] ?? 'unknown CPU') . '; load average (1, 5, 15 min) at start ' . $load($r['load_start']) . ', at end ' . $load($r['load_end']) . '.';
+    . ($cpu[1] ?? 'unknown CPU') . '; load average (1, 5, 15 min) at start ' . $load($r['load_start']) . ', at end ' . $load($r['load_end'])
+    . ' (the end figure includes the bench\'s own processes: its redis-servers and the 8 throughput processes, so only the start tells whether the machine was quiet).';
 $out[] = '';
-if (max($r['load_start'][0], $r['load_end'][0]) > 0.5) {
-    $out[] = '> **Warning: the 1-minute load average was above 0.5**: other processes shared the CPUs, so every figure is squeezed towards 1 × PING. Compare only runs on a quiet machine.';
+// Only the start: by the end the bench itself has loaded the machine (8 processes at once), on a quiet machine too.
+if ($r['load_start'][0] > 0.5) {
+    $out[] = '> **Warning: the 1-minute load average at the start was above 0.5**: other processes shared the CPUs, so every figure is squeezed towards 1 × PING. Compare only runs on a quiet machine.';
     $out[] = '';
 }
 $out[] = 'Versions: ' . implode(', ', array_map(static fn ($k, $v) => "$k $v", array_keys($versions), $versions)) . '.';
@@ -44,8 +46,9 @@ $out[] = sprintf('One PHP process, %s attempts over %d ids round robin (Symfony 
 $out[] = '';
 $out[] = '| case | over | µs/decision | range | × PING | Redis µs/decision | round trips | Redis commands | client CPU µs/call | commands per decision |';
 $out[] = '|---|---|---:|---:|---:|---:|---:|---:|---:|---|';
+$mixText = static fn (array $mix): string => implode(', ', array_map(static fn ($c, $n) => strtoupper($c) . " $n", array_keys($mix), $mix));
 foreach ($t as $name => $row) {
-    $mix = implode(', ', array_map(static fn ($c, $n) => strtoupper($c) . " $n", array_keys($row['mix']), $row['mix']));
+    $mix = $mixText($row['mix']);
     $out[] = sprintf('| %s | %s | %s | %s–%s | %.2f | %s | %.2f | %.2f | %s | %s |', $name, $row['transport'], $f($row['us']),
         $f($row['us_min']), $f($row['us_max']), $row['x_ping'], $f($row['redis_us']), $row['rtt'], $row['cmds'], $f($row['cpu_us']), $mix);
 }
@@ -103,9 +106,31 @@ foreach ($r['throughput'] as $name => $row) {
     $out[] = sprintf('| %s | %s | %s | %.2f |', $name, $f($row['dps'], 0), $f($row['redis_cpu_us'], 1), $row['wall']);
 }
 $out[] = '';
+$so = $r['scaleout'];
+$st = $so['table'];
+$out[] = '## Scale-out: Redis Cluster and TLS (issue 13)';
+$out[] = '';
+$out[] = sprintf('The same process, after the tables above, against servers started for the run on loopback ports: a Redis Cluster of %d masters (%s) over `redis-cluster://`, and a TLS-only redis-server (`--port 0`, certificates made by openssl for the run, verified against its CA) over `rediss://…?cafile=…`, next to the same over plain TCP to the bench\'s own server. %s attempts per case and round, %d round(s), order reversed every other round, the target flushed before each timing, median. **× PING** divides by a phpredis PING to the same target, sampled all along the same loop: on the cluster, the master that owns the one key\'s slot; over TLS, a PING over TLS (the extension uses rustls, phpredis PHP\'s OpenSSL). On the cluster, *one key* is every call on one id (one slot, one master), *1,000 keys* are the ids of the table above, which the hash tag in the key (`prefix:{id}`) spreads over the slots of every master; the Redis columns add up the masters.',
+    $so['masters'], $so['replicas'] ? "{$so['replicas']} replica(s) each" : 'no replicas', $f($so['n'], 0), $cfg['rounds']);
+$out[] = '';
+$out[] = '| case | keys | µs/decision | range | × PING (same target) | Redis µs/decision | round trips | client CPU µs/call | commands per decision |';
+$out[] = '|---|---:|---:|---:|---:|---:|---:|---:|---|';
+foreach ($st as $name => $row) {
+    $out[] = sprintf('| %s | %s | %s | %s–%s | %.2f | %s | %.2f | %s | %s |', $name, $f($row['keys'], 0), $f($row['us']), $f($row['us_min']), $f($row['us_max']),
+        $row['x_ping'], $f($row['redis_us']), $row['rtt'], $f($row['cpu_us']), $mixText($row['mix']));
+}
+$out[] = '';
+// What TLS and a cluster add, read off the rows above (µs ÷ µs of the same case over plain TCP).
+$vs = static function (string $a, string $b) use ($st, $f): string {
+    return isset($st[$a], $st[$b]) ? sprintf('%.2f× (%s µs more)', $st[$a]['us'] / $st[$b]['us'], $f($st[$a]['us'] - $st[$b]['us'])) : 'n/a';
+};
+$out[] = '- **TLS ÷ plain TCP**: PING ' . $vs('PING (TLS)', 'PING (plain TCP)') . ', TokenBucket ' . $vs('TokenBucket (TLS)', 'TokenBucket (plain TCP)') . '.';
+$out[] = '- **Cluster ÷ plain TCP**: PING ' . $vs('PING (cluster)', 'PING (plain TCP)') . ', TokenBucket on 1,000 keys ' . $vs('TokenBucket (cluster, 1,000 keys)', 'TokenBucket (plain TCP)') . '.';
+$out[] = '';
+
 $out[] = '## Reproduce';
 $out[] = '';
-$out[] = '`make bench` (about 10 minutes; `BENCH_ATTEMPTS`, `BENCH_ROUNDS`, `BENCH_QUICK=1` for a tiny check of the harness). It starts a redis-server of its own (free loopback port and a unix socket, no persistence), runs PHP with `-n` and only the extensions it names (igbinary, redis, ratelimit from `modules/`), so an installed copy of the extension or other ini settings do not count. Run it on a quiet machine: the load average is part of the report.';
+$out[] = '`make bench` (about 10 minutes; `BENCH_ATTEMPTS`, `BENCH_ROUNDS`, `BENCH_QUICK=1` for a tiny check of the harness). It starts a redis-server of its own (free loopback port and a unix socket, no persistence) and, for the scale-out rows, a 3-master Redis Cluster (`redis-cli --cluster create`) and a TLS redis-server with certificates made by openssl at run time (free loopback ports, temp dirs, stopped by PID: the test suite\'s php-tests/cluster.inc and tls.inc), runs PHP with `-n` and only the extensions it names (igbinary, redis, ratelimit from `modules/`), so an installed copy of the extension or other ini settings do not count. Run it on a quiet machine: the load average is part of the report.';
 echo implode("\n", $out), "\n";
 
 // The plot: one bar per case, µs per decision, coloured by system.

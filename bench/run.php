@@ -4,14 +4,17 @@
 //   1. the single-process table: every case of cases.php, interleaved rounds
 //      (order reversed every other round), Redis flushed before each timing, median;
 //   2. issue 10's ratios (ratios.php);
-//   3. throughput of 8 processes on one server (throughput.php).
+//   3. throughput of 8 processes on one server (throughput.php);
+//   4. the scale-out rows: a Redis Cluster and TLS, each against a PING to it (scaleout.php).
 declare(strict_types=1);
 
 require __DIR__ . '/lib.php';
 require __DIR__ . '/cases.php';
 require __DIR__ . '/measure.php';
+require __DIR__ . '/rounds.php';
 require __DIR__ . '/ratios.php';
 require __DIR__ . '/throughput.php';
+require __DIR__ . '/scaleout.php';
 
 $cfg = bench_config();
 $load0 = sys_getloadavg();
@@ -27,25 +30,15 @@ foreach ($cases as $name => $case) {
     for ($i = 0; $i < 200; $i++) $calls[$name]('warmup' . ($i % 20));   // classes, scripts, connections
 }
 
-$runs = [];
-for ($round = 0; $round < $cfg['rounds']; $round++) {
-    log_line(sprintf('single process, round %d/%d, %d cases', $round + 1, $cfg['rounds'], count($cases)));
-    $names = array_keys($cases);
-    foreach ($round % 2 ? array_reverse($names) : $names as $name) {
-        $case = $cases[$name];
-        $n = $case['slow'] ? max(1000, intdiv($cfg['attempts'], 4)) : $cfg['attempts'];
-        $ctl->flushAll();
-        $runs[$name][] = measure($calls[$name], $n, $ids, $pingBy[$case['transport']], $ctl, $case['top']) + ['n' => $n];
-    }
-}
+$runs = interleaved_rounds(array_keys($cases), $cfg['rounds'], 'single process', function (string $name) use ($cases, $calls, $cfg, $ids, $pingBy, $ctl) {
+    $case = $cases[$name];
+    $n = $case['slow'] ? max(1000, intdiv($cfg['attempts'], 4)) : $cfg['attempts'];
+    $ctl->flushAll();
+    return measure($calls[$name], $n, $ids, $pingBy[$case['transport']], $ctl, $case['top']) + ['n' => $n];
+});
 $table = [];
 foreach ($runs as $name => $rs) {
-    $row = ['system' => $cases[$name]['system'], 'transport' => $cases[$name]['transport'], 'n' => $rs[0]['n']];
-    foreach (['us', 'ping_us', 'x_ping', 'cpu_us', 'rtt', 'cmds', 'redis_us'] as $f) $row[$f] = median(array_column($rs, $f));
-    $row['us_min'] = min(array_column($rs, 'us'));
-    $row['us_max'] = max(array_column($rs, 'us'));
-    $row['mix'] = $rs[0]['mix'];
-    $table[$name] = $row;
+    $table[$name] = ['system' => $cases[$name]['system'], 'transport' => $cases[$name]['transport']] + round_medians($rs);
 }
 unset($calls);
 
@@ -59,6 +52,10 @@ foreach (throughput_cases() as $name => $make) {
     log_line("throughput, {$cfg['procs']} processes: $name");
     $throughput[$name] = run_throughput($make, $cfg['procs'], $tn, $ctl);
 }
+$ctl->flushAll();
+
+// Last: its servers live until this process exits, and no process is forked after they start.
+$scaleout = run_scaleout($cfg, $ids, $ctl);
 $ctl->flushAll();
 
 $server = $ctl->info('server');
@@ -79,4 +76,5 @@ echo json_encode([
     'table' => $table,
     'ratios' => $ratios,
     'throughput' => $throughput,
+    'scaleout' => $scaleout,
 ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), "\n";

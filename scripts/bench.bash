@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: every measurement of bench/ in one run against a redis-server of
 # its own (free loopback port + unix socket, temp dir, stopped by PID), then
-# BENCHMARKS.md and docs/benchmarks.png from the results.
+# BENCHMARKS.md and docs/benchmarks.png from the results. The scale-out rows
+# start a Redis Cluster and a TLS server of their own (bench/scaleout.php).
 #   BENCH_ATTEMPTS (20000)  decisions per case and round
 #   BENCH_ROUNDS (5)        interleaved rounds
 #   BENCH_QUICK=1           a tiny run (2,000 attempts, 1 round, slow peers skipped) to check the harness
