@@ -20,6 +20,10 @@
 //!   usable, since the protocol stream is still in step; but READONLY on a
 //!   Sentinel target means its master was demoted: that connection is
 //!   dropped, so the next one asks the sentinels again (`sentinel`).
+//!
+//! A Sentinel target's reused connection is also dropped, before the call,
+//! when the sentinels name another master (asked at most once a second,
+//! `sentinel::Confirmed`): a master failed over while still up is left at once.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,6 +50,8 @@ struct Live {
     pid: u32,
     conn: Conn,
     reply_timeout: Duration,
+    /// A Sentinel target's master, and when the sentinels last named it.
+    confirmed: Option<super::sentinel::Confirmed>,
 }
 
 /// One target's connection, shared by every limiter pointed at that target.
@@ -197,6 +203,15 @@ impl Slot {
                 *guard = Some(self.connect(pid, timeouts)?);
             }
             let live = guard.as_mut().expect("connection just ensured");
+            if let (Some(confirmed), Address::Sentinel(sentinels)) = (&mut live.confirmed, &self.target.address) {
+                if confirmed.moved(&self.target, sentinels, timeouts) {
+                    // Failed over: the old master may still take writes, which it
+                    // loses when demoted. Nothing was sent; connect to the new one.
+                    *guard = None;
+                    reused = false;
+                    continue;
+                }
+            }
             if live.reply_timeout != timeouts.reply {
                 if let Err(e) = live.conn.set_timeouts(timeouts.reply) {
                     *guard = None;
@@ -254,12 +269,12 @@ impl Slot {
             Address::Cluster { seeds } => return self.connect_cluster(pid, timeouts, seeds),
             Address::Sentinel(sentinels) => {
                 // The master the sentinels name now; from here on a single server.
-                let conn = super::sentinel::connect_master(&self.target, sentinels, timeouts).map_err(|why| {
+                let (conn, confirmed) = super::sentinel::connect_master(&self.target, sentinels, timeouts).map_err(|why| {
                     self.failures.fetch_add(1, Ordering::Relaxed);
                     Error::Redis(format!("Redis at {}: {why}", self.target))
                 })?;
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                return Ok(Live { pid, conn: Conn::Single(conn), reply_timeout: timeouts.reply });
+                return Ok(Live { pid, conn: Conn::Single(conn), reply_timeout: timeouts.reply, confirmed: Some(confirmed) });
             }
             Address::Tcp { .. } | Address::Unix { .. } => {}
         }
@@ -290,7 +305,7 @@ impl Slot {
         match open() {
             Ok(conn) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn, reply_timeout: timeouts.reply })
+                Ok(Live { pid, conn, reply_timeout: timeouts.reply, confirmed: None })
             }
             Err(e) => Err(self.fail(&e)),
         }
@@ -332,7 +347,7 @@ impl Slot {
         match builder.build().and_then(|client| client.get_connection()) {
             Ok(conn) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn: Conn::Cluster(conn), reply_timeout: timeouts.reply })
+                Ok(Live { pid, conn: Conn::Cluster(conn), reply_timeout: timeouts.reply, confirmed: None })
             }
             Err(e) => Err(self.fail(&e)),
         }
