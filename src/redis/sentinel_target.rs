@@ -50,13 +50,39 @@ impl fmt::Debug for Sentinels {
     }
 }
 
+/// What is wrong with a service name, worded by where it was given.
+enum BadService {
+    Missing,
+    NotOneWord,
+}
+
+impl BadService {
+    /// In a DSN the service is the part after `#`.
+    fn in_dsn(&self) -> &'static str {
+        match self {
+            BadService::Missing => "names no service: the master's name goes after #, as in redis-sentinel://127.0.0.1:26379#mymaster",
+            BadService::NotOneWord => NOT_ONE_WORD,
+        }
+    }
+
+    /// In the array form the service is its own entry.
+    fn in_array(&self) -> &'static str {
+        match self {
+            BadService::Missing => "service must name the master, as in redis-sentinel://127.0.0.1:26379#mymaster",
+            BadService::NotOneWord => NOT_ONE_WORD,
+        }
+    }
+}
+
+const NOT_ONE_WORD: &str = "the service (the master's name) must be one word without spaces or control characters";
+
 /// A service name as `sentinel monitor` takes it: one word.
-fn check_service(service: &str) -> std::result::Result<(), &'static str> {
+fn check_service(service: &str) -> std::result::Result<(), BadService> {
     if service.is_empty() {
-        return Err("names no service: the master's name goes after #, as in redis-sentinel://127.0.0.1:26379#mymaster");
+        return Err(BadService::Missing);
     }
     if service.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("the service (the master's name) must be one word without spaces or control characters");
+        return Err(BadService::NotOneWord);
     }
     Ok(())
 }
@@ -66,7 +92,7 @@ pub fn parse(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     // The service comes last (a URL fragment): a '#' in a password must be percent-encoded.
     let (rest, service) = rest.rsplit_once('#').unwrap_or((rest, ""));
     let service = percent_decode(dsn, service)?;
-    check_service(&service).map_err(|why| bad_dsn(dsn, why))?;
+    check_service(&service).map_err(|why| bad_dsn(dsn, why.in_dsn()))?;
     let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
     let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
     let (userinfo, nodes) = match authority.rfind('@') {
@@ -131,10 +157,7 @@ pub fn from_list(nodes: &[String], service: &str) -> Result<Target> {
     if sentinels.nodes.is_empty() {
         return Err(Error::value("connection", "sentinel must list at least one \"host:port\" sentinel"));
     }
-    check_service(service).map_err(|why| {
-        let why = why.replace("names no service: the master's name goes after #, as in", "service must name the master, as in");
-        Error::value("connection", why)
-    })?;
+    check_service(service).map_err(|why| Error::value("connection", why.in_array()))?;
     Ok(Target::sentinel(sentinels))
 }
 
