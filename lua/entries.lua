@@ -17,25 +17,32 @@ local function answer(remaining, reset, retry, delay)
   return struct.pack('<dd', remaining, reset)
 end
 
+-- The call of one limiter (take, peek, take_many): its algorithm, where its
+-- arguments start in argv, the cost, whether a test gave the clock, and now.
+local function one_limiter(argv, o)
+  local algo = ALGORITHMS[argv[o + 1]]
+  local at = o + 1 + algo.nargs
+  local cost, injected = tonumber(argv[at + 1]), argv[at + 2]
+  local now = 0
+  if algo.clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
+  return algo, o + 1, cost, injected ~= nil, now
+end
+
 -- One limiter, one key: check, then commit when it fits and is not a peek.
 -- KEYS[1]  the limiter's key
 -- ARGV     algorithm name, its arguments (ALGORITHMS.<name>.nargs of them,
 --          see algorithms/*.lua), cost, and optionally now in µs (tests only)
 -- Reply    an answer (above)
 local function decide(keys, argv, o, peek)
-  o = o or 0
-  local algo = ALGORITHMS[argv[o + 1]]
-  local at = o + 1 + algo.nargs
-  local key, cost, injected = keys[1], tonumber(argv[at + 1]), argv[at + 2]
-  local now = 0
-  if algo.clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, o + 1, cost, now, injected ~= nil, not peek)
+  local algo, i, cost, injected, now = one_limiter(argv, o or 0)
+  local key = keys[1]
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek)
   if not fits or peek then
-    local reset, retry = algo.explain(key, argv, o + 1, cost, now, s1, s2, s3)
+    local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
     if fits then return answer(remaining, reset, nil, 0) end
     return answer(remaining, reset, retry)
   end
-  local rem, reset, delay = algo.commit(key, argv, o + 1, cost, now, s1, s2, s3)
+  local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
   return answer(rem, reset, nil, delay)
 end
 
@@ -52,25 +59,20 @@ register('peek', function(keys, argv, o) return decide(keys, argv, o, true) end,
 --          {-1, byte length of its error, 0, 0} and its error text follows
 --          all the records, in KEYS order.
 register('take_many', function(keys, argv, o)
-  o = o or 0
-  local algo = ALGORITHMS[argv[o + 1]]
-  local at = o + 1 + algo.nargs
-  local cost, injected = tonumber(argv[at + 1]), argv[at + 2]
-  local now = 0
-  if algo.clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
+  local algo, i, cost, injected, now = one_limiter(argv, o or 0)
   local records, errors = {}, {}
   for k = 1, #keys do
     local key = keys[k]
-    local ok, fits, remaining, s1, s2, s3 = pcall(algo.check, key, argv, o + 1, cost, now, injected ~= nil, true)
+    local ok, fits, remaining, s1, s2, s3 = pcall(algo.check, key, argv, i, cost, now, injected, true)
     if not ok then
       local message = type(fits) == 'table' and fits.err or tostring(fits)
       records[k] = struct.pack('<dddd', -1, #message, 0, 0)
       errors[#errors + 1] = message
     elseif fits then
-      local rem, reset, delay = algo.commit(key, argv, o + 1, cost, now, s1, s2, s3)
+      local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
       records[k] = struct.pack('<dddd', rem, reset, 0, delay)
     else
-      local reset, retry = algo.explain(key, argv, o + 1, cost, now, s1, s2, s3)
+      local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
       if retry < 1 then retry = 1 end
       records[k] = struct.pack('<dddd', remaining, reset, retry, 0)
     end

@@ -15,7 +15,8 @@
 -- argv     window in µs (integer >= 1000), maxRequests (integer >= 1; one
 --          call adds at most 1000 units, Rust checks), the key's TTL after a
 --          write in ms (the window rounded up)
--- State    s1 = now - window (entries at or before it have left), s2 = entries in the window
+-- State    s1 = now - window (entries at or before it have left), s2 = entries in
+--          the window, s3 = s1 as the decimal string Redis reads
 ALGORITHMS.sliding_log = {
   nargs = 3,
   clock = true,
@@ -23,13 +24,14 @@ ALGORITHMS.sliding_log = {
   check = function(key, argv, i, cost, now)
     local limit = tonumber(argv[i + 2])
     local edge = now - tonumber(argv[i + 1])
-    local used = redis.call('ZCOUNT', key, '(' .. int(edge), '+inf')
+    local edge_s = int(edge)
+    local used = redis.call('ZCOUNT', key, '(' .. edge_s, '+inf')
     local remaining = limit - used
     if remaining < 0 then remaining = 0 end
-    return used + cost <= limit, remaining, edge, used
+    return used + cost <= limit, remaining, edge, used, edge_s
   end,
 
-  explain = function(key, argv, i, cost, now, edge, used)
+  explain = function(key, argv, i, cost, now, edge, used, edge_s)
     local reset, retry = 0, 0
     -- Until the newest entry leaves the window: the key is empty again.
     if used > 0 then
@@ -37,13 +39,13 @@ ALGORITHMS.sliding_log = {
     end
     -- Once the (used + cost - limit)-th oldest entry has left, `cost` fits.
     if used + cost > tonumber(argv[i + 2]) then
-      local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. int(edge), '+inf', 'WITHSCORES', 'LIMIT', int(used + cost - tonumber(argv[i + 2]) - 1), '1')
+      local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. edge_s, '+inf', 'WITHSCORES', 'LIMIT', int(used + cost - tonumber(argv[i + 2]) - 1), '1')
       retry = tonumber(oldest[2]) - edge
     end
     return reset, retry
   end,
 
-  commit = function(key, argv, i, cost, now, edge, used)
+  commit = function(key, argv, i, cost, now, edge, used, edge_s)
     local at = int(now)
     if cost > 1 or redis.call('ZADD', key, 'NX', at, at) == 0 then
       -- Take `cost` fresh sequence numbers, one member per unit.
@@ -55,7 +57,7 @@ ALGORITHMS.sliding_log = {
       end
       redis.call('ZADD', key, unpack(batch))
     end
-    redis.call('ZREMRANGEBYSCORE', key, '0', int(edge))
+    redis.call('ZREMRANGEBYSCORE', key, '0', edge_s)
     redis.call('PEXPIRE', key, argv[i + 3])
     return tonumber(argv[i + 2]) - used - cost, tonumber(argv[i + 1]), 0
   end,

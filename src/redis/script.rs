@@ -50,22 +50,15 @@ impl Ints {
     }
 
     fn from_value(v: Value) -> RedisResult<Ints> {
-        match v {
-            Value::BulkString(bytes) => Ints::from_doubles(&bytes).ok_or_else(|| unexpected(&Value::BulkString(bytes))),
-            Value::ServerError(e) => Err(e.into()),
-            other => Err(unexpected(&other)),
-        }
+        let bytes = reply_bytes(v)?;
+        Ints::from_doubles(&bytes).ok_or_else(|| unexpected(&Value::BulkString(bytes)))
     }
 
     /// The reply of `take_many` for `n` keys: per key 4 doubles
     /// {remaining, reset, retry, delay}, then the error texts of the keys
     /// whose record is {-1, text length, 0, 0}.
     fn many_from_value(v: Value, n: usize) -> RedisResult<Vec<RedisResult<Ints>>> {
-        let bytes = match v {
-            Value::BulkString(bytes) => bytes,
-            Value::ServerError(e) => return Err(e.into()),
-            other => return Err(unexpected(&other)),
-        };
+        let bytes = reply_bytes(v)?;
         if bytes.len() < 32 * n {
             return Err(unexpected(&Value::BulkString(bytes)));
         }
@@ -88,6 +81,15 @@ impl Ints {
             out.push(answer);
         }
         Ok(out)
+    }
+}
+
+/// The bulk string every entry of the library replies with, or the error reply.
+fn reply_bytes(v: Value) -> RedisResult<Vec<u8>> {
+    match v {
+        Value::BulkString(bytes) => Ok(bytes),
+        Value::ServerError(e) => Err(e.into()),
+        other => Err(unexpected(&other)),
     }
 }
 
