@@ -13,6 +13,13 @@ require_once __DIR__ . '/frameworks.php';
 
 const BENCH_LIMIT = 1000000;   // never reached: every call is accepted and does the full work
 const BENCH_WINDOW = 60;
+const FLOOR_CLOCK_READ_WRITE = "phpredis evalSha TIME+GET+SET PX (tcp)";
+const FLOOR_CLOCK_READ_WRITE_LUA = <<<'LUA'
+local t = redis.call('TIME')
+redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], t[2], 'PX', '60000')
+return 1
+LUA;
 
 /** The extension's limiters, one per algorithm (and the sliding window's block mode), on $conn. */
 function extension_limiters($conn, string $prefix = 'x'): array
@@ -44,6 +51,15 @@ function bench_cases(): array
             $sha = $r->script('load', 'return 1');
             return static fn (string $id): bool => $r->evalSha($sha, [$id], 1) === 1;
         });
+        if ($t === 'tcp') {
+            // The least any exact bucket on the server's clock must do in Lua: read the
+            // clock, read the state, write it back with an expiry. Not a limiter.
+            $add(FLOOR_CLOCK_READ_WRITE, 'floor', $t, function () use ($t) {
+                $r = bench_redis($t);
+                $sha = $r->script('load', FLOOR_CLOCK_READ_WRITE_LUA);
+                return static fn (string $id): bool => $r->evalSha($sha, ["floor:$id"], 1) === 1;
+            });
+        }
         foreach (array_keys(extension_limiters(null)) as $algo) {
             $add("$algo ($t)", 'extension', $t, function () use ($t, $algo) {
                 $limiter = extension_limiters(bench_dsn($t))[$algo];

@@ -81,6 +81,11 @@ foreach ($targets as [$ext, $target, $user]) {
         $u['x_ping'], $ok($e['x_ping'] <= $u['x_ping']), $f($e['redis_us']), $f($u['redis_us']), $ok($e['redis_us'] <= $u['redis_us']),
         $cpuDiff === null ? 'n/a' : sprintf('%+.2f µs (%s)', $cpuDiff, $ok($cpuDiff <= 0.5)));
 }
+if ($floor = $x($floorName = "phpredis evalSha TIME+GET+SET PX (tcp)")) {
+    $out[] = '';
+    $out[] = sprintf('The floor of any exact bucket on the server\'s clock in Lua, "%s" (read TIME, GET the state, SET it back with PX; no arithmetic, not a limiter): %.2f × PING, %s Redis µs per call. A target below it cannot be met by a script on this machine.',
+        $floorName, $floor['x_ping'], $f($floor['redis_us']));
+}
 $out[] = '';
 
 $out[] = '## Fewer round trips (issue 10)';
