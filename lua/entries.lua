@@ -96,14 +96,17 @@ local function decide_all(keys, argv, o, peek)
   local n = #keys
   -- Per member m, at 6 * (m - 1): algorithm, index of its name in argv,
   -- whether it fits, its state s1..s3 (one table for all: fewer allocations).
-  local st, at = {}, o
+  local st, at, clock = {}, o, false
   for m = 1, n do
     local algo = ALGORITHMS[argv[at + 1]]
     st[6 * m - 5], st[6 * m - 4] = algo, at + 1
     at = at + 1 + algo.nargs
+    clock = clock or algo.clock
   end
   local cost, injected = tonumber(argv[at + 1]), argv[at + 2]
-  local now = clock_us(injected)
+  -- As one_limiter: no TIME when no member reads the clock (fixed windows only).
+  local now = 0
+  if clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
 
   local fits = true
   local least, low = 1, nil

@@ -45,6 +45,17 @@ for ($i = 0; $i < 5; $i++) {
 echo "$seq; every member took exactly 3: ";
 echo implode(', ', array_map(fn ($m) => $m->peek('m')->remaining, $members)), " left of 3..8\n";
 
+echo "-- TIME only when a member reads the clock (fixed windows keep theirs in the key's expiry)\n";
+$times = fn () => (int) (preg_match('/calls=(\d+)/', $redis->info('commandstats')['cmdstat_time'] ?? '', $m) ? $m[1] : 0);
+$windows = new CompoundRateLimiter([$second, new FixedWindowRateLimiter($url, "$p:min", 60, 5)]);
+$before = $times();
+$windows->consume('t');
+$windows->peek('t');
+echo "two fixed windows: ", $times() - $before, " TIME; ";
+$before = $times();
+$plan->consume('t');
+echo "a fixed window and a token bucket: ", $times() - $before, " TIME\n";
+
 echo "-- bad members\n";
 rl_throws(fn () => new CompoundRateLimiter([]));
 rl_throws(fn () => new CompoundRateLimiter(array_fill(0, 17, $second)));
@@ -80,6 +91,8 @@ reset() deletes every member's key: 0, $remaining NULL
 consumeMany: Y Y n Y
 -- members of every class at once
 YYYnn; every member took exactly 3: 0, 1, 2, 3, 4, 5 left of 3..8
+-- TIME only when a member reads the clock (fixed windows keep theirs in the key's expiry)
+two fixed windows: 0 TIME; a fixed window and a token bucket: 1 TIME
 -- bad members
 ValueError: CompoundRateLimiter::__construct(): Argument #1 ($limiters) must hold 1 to 16 limiters, 0 given
 ValueError: CompoundRateLimiter::__construct(): Argument #1 ($limiters) must hold 1 to 16 limiters, 17 given
