@@ -52,5 +52,5 @@ rl_stop_redis($server);
 == drop-in
 /race: 3.00 commands, 1.00 reads per request (20x200)
 /fixed: 3.00 commands, 1.00 reads per request (4x200,6x429)
-/two: 8.00 commands, 1.00 reads per request (1x200)
+/two: 7.00 commands, 1.00 reads per request (1x200)
 /withredis: 3.00 commands, 1.00 reads per request (2x200,3x429)
