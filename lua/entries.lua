@@ -22,7 +22,7 @@ end
 local function one_limiter(argv, o)
   local algo = ALGORITHMS[argv[o + 1]]
   local at = o + 1 + algo.nargs
-  local cost, injected = tonumber(argv[at + 1]), argv[at + 2]
+  local cost, injected = num(argv[at + 1]), argv[at + 2]
   local now = 0
   if algo.clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
   return algo, o + 1, cost, injected ~= nil, now
@@ -103,7 +103,7 @@ local function decide_all(keys, argv, o, peek)
     at = at + 1 + algo.nargs
     clock = clock or algo.clock
   end
-  local cost, injected = tonumber(argv[at + 1]), argv[at + 2]
+  local cost, injected = num(argv[at + 1]), argv[at + 2]
   -- As one_limiter: no TIME when no member reads the clock (fixed windows only).
   local now = 0
   if clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end

@@ -17,7 +17,7 @@ ALGORITHMS.fixed_window = {
   clock = false,
 
   check = function(key, argv, i, cost, now, injected, consuming)
-    local window, limit = tonumber(argv[i + 1]), tonumber(argv[i + 2])
+    local window, limit = num(argv[i + 1]), num(argv[i + 2])
     local now_ms = injected and math.floor(now / 1000)
     local raw = redis.call('GET', key)
     local used = tonumber(raw or '0')
@@ -51,16 +51,16 @@ ALGORITHMS.fixed_window = {
   end,
 
   commit = function(key, argv, i, cost, now, exists, ttl, now_ms)
-    local window = tonumber(argv[i + 1])
+    local window = num(argv[i + 1])
     if exists then
       local used = redis.call('INCRBY', key, int(cost))
       if ttl < 0 then
         if now_ms then redis.call('PEXPIREAT', key, int(now_ms + window)) else redis.call('PEXPIRE', key, argv[i + 1]) end
         ttl = window
       end
-      return tonumber(argv[i + 2]) - used, ttl * 1000, 0
+      return num(argv[i + 2]) - used, ttl * 1000, 0
     end
     if now_ms then redis.call('SET', key, int(cost), 'PXAT', int(now_ms + window)) else redis.call('SET', key, int(cost), 'PX', argv[i + 1]) end
-    return tonumber(argv[i + 2]) - cost, window * 1000, 0
+    return num(argv[i + 2]) - cost, window * 1000, 0
   end,
 }

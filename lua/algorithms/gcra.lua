@@ -30,7 +30,7 @@ ALGORITHMS.gcra = {
   clock = true,
 
   check = function(key, argv, i, cost, now)
-    local interval, tolerance = tonumber(argv[i + 1]), tonumber(argv[i + 2])
+    local interval, tolerance = num(argv[i + 1]), num(argv[i + 2])
     local tat = now
     local raw = redis.call('GET', key)
     if raw then
@@ -46,7 +46,7 @@ ALGORITHMS.gcra = {
   end,
 
   explain = function(key, argv, i, cost, now, tat, new_tat)
-    return tat - now, new_tat - tonumber(argv[i + 2]) - now
+    return tat - now, new_tat - num(argv[i + 2]) - now
   end,
 
   commit = function(key, argv, i, cost, now, tat, new_tat)
@@ -54,6 +54,6 @@ ALGORITHMS.gcra = {
     -- since cost >= 1): after that it holds nothing a missing key would not say.
     local ttl = new_tat - now
     redis.call('SET', key, int(new_tat), 'PX', int(math.floor((ttl + 999) / 1000)))
-    return gcra_remaining(tonumber(argv[i + 1]), tonumber(argv[i + 2]), new_tat, now), ttl, 0
+    return gcra_remaining(num(argv[i + 1]), num(argv[i + 2]), new_tat, now), ttl, 0
   end,
 }

@@ -16,34 +16,34 @@ ALGORITHMS.leaky_bucket = {
   clock = true,
 
   check = function(key, argv, i, cost, now)
-    local capacity = tonumber(argv[i + 1])
+    local capacity = num(argv[i + 1])
     local level = 0
     local raw = redis.call('GET', key)
     if raw then
       local v, ts = unpack_state(raw, 'leaky bucket')
       -- A clock that went back (failover) drains nothing rather than too much.
       if ts > now then now = ts end
-      level = v - (now - ts) * tonumber(argv[i + 2]) / 1000000
+      level = v - (now - ts) * num(argv[i + 2]) / 1000000
       if level < 0 then level = 0 end
     end
     local remaining = math.floor(capacity - level + EPS)
     if remaining < 0 then remaining = 0 end
-    return level + tonumber(argv[i + 3]) * cost <= capacity + EPS, remaining, level, now
+    return level + num(argv[i + 3]) * cost <= capacity + EPS, remaining, level, now
   end,
 
   explain = function(key, argv, i, cost, now, level)
-    local rate = tonumber(argv[i + 2])
-    return us_for(level, rate), us_for(level + tonumber(argv[i + 3]) * cost - tonumber(argv[i + 1]), rate)
+    local rate = num(argv[i + 2])
+    return us_for(level, rate), us_for(level + num(argv[i + 3]) * cost - num(argv[i + 1]), rate)
   end,
 
   commit = function(key, argv, i, cost, now, level, ts)
-    local rate = tonumber(argv[i + 2])
+    local rate = num(argv[i + 2])
     local delay = us_for(level, rate)
-    level = level + tonumber(argv[i + 3]) * cost
+    level = level + num(argv[i + 3]) * cost
     local reset = us_for(level, rate)
     -- Once empty the state no longer matters: expire then (whole ms, rounded up).
     redis.call('SET', key, struct.pack('<dd', level, ts), 'PX', int(expire_ms(reset)))
-    local remaining = math.floor(tonumber(argv[i + 1]) - level + EPS)
+    local remaining = math.floor(num(argv[i + 1]) - level + EPS)
     if remaining < 0 then remaining = 0 end
     return remaining, reset, delay
   end,

@@ -19,8 +19,8 @@ ALGORITHMS.sliding_blocks = {
   clock = true,
 
   check = function(key, argv, i, cost, now)
-    local limit, slice = tonumber(argv[i + 2]), tonumber(argv[i + 3])
-    local oldest = math.floor((now - tonumber(argv[i + 1])) / slice)
+    local limit, slice = num(argv[i + 2]), num(argv[i + 3])
+    local oldest = math.floor((now - num(argv[i + 1])) / slice)
     local fields = redis.call('HGETALL', key)
     local used, expired = 0, nil
     for f = 1, #fields, 2 do
@@ -39,7 +39,7 @@ ALGORITHMS.sliding_blocks = {
   end,
 
   explain = function(key, argv, i, cost, now, used, fields)
-    local window, limit, slice = tonumber(argv[i + 1]), tonumber(argv[i + 2]), tonumber(argv[i + 3])
+    local window, limit, slice = num(argv[i + 1]), num(argv[i + 2]), num(argv[i + 3])
     local oldest = math.floor((now - window) / slice)
     -- Slice k stops overlapping the window once now >= (k + 1) * slice + window.
     local function leaves(k) return (k + 1) * slice + window - now end
@@ -65,13 +65,13 @@ ALGORITHMS.sliding_blocks = {
   end,
 
   commit = function(key, argv, i, cost, now, used, fields, expired)
-    local window, slice = tonumber(argv[i + 1]), tonumber(argv[i + 3])
+    local window, slice = num(argv[i + 1]), num(argv[i + 3])
     local current = math.floor(now / slice)
     redis.call('HINCRBY', key, int(current), int(cost))
     if expired then redis.call('HDEL', key, unpack(expired)) end
     -- The key matters until the current slice leaves the window.
     local reset = (current + 1) * slice + window - now
     redis.call('PEXPIRE', key, int(math.ceil(reset / 1000)))
-    return tonumber(argv[i + 2]) - used - cost, reset, 0
+    return num(argv[i + 2]) - used - cost, reset, 0
   end,
 }

@@ -22,8 +22,8 @@ ALGORITHMS.sliding_log = {
   clock = true,
 
   check = function(key, argv, i, cost, now)
-    local limit = tonumber(argv[i + 2])
-    local edge = now - tonumber(argv[i + 1])
+    local limit = num(argv[i + 2])
+    local edge = now - num(argv[i + 1])
     local edge_s = int(edge)
     local used = redis.call('ZCOUNT', key, '(' .. edge_s, '+inf')
     local remaining = limit - used
@@ -38,8 +38,8 @@ ALGORITHMS.sliding_log = {
       reset = tonumber(redis.call('ZRANGE', key, '-1', '-1', 'WITHSCORES')[2]) - edge
     end
     -- Once the (used + cost - limit)-th oldest entry has left, `cost` fits.
-    if used + cost > tonumber(argv[i + 2]) then
-      local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. edge_s, '+inf', 'WITHSCORES', 'LIMIT', int(used + cost - tonumber(argv[i + 2]) - 1), '1')
+    if used + cost > num(argv[i + 2]) then
+      local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. edge_s, '+inf', 'WITHSCORES', 'LIMIT', int(used + cost - num(argv[i + 2]) - 1), '1')
       retry = tonumber(oldest[2]) - edge
     end
     return reset, retry
@@ -59,6 +59,6 @@ ALGORITHMS.sliding_log = {
     end
     redis.call('ZREMRANGEBYSCORE', key, '0', edge_s)
     redis.call('PEXPIRE', key, argv[i + 3])
-    return tonumber(argv[i + 2]) - used - cost, tonumber(argv[i + 1]), 0
+    return num(argv[i + 2]) - used - cost, num(argv[i + 1]), 0
   end,
 }

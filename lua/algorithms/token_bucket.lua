@@ -17,28 +17,28 @@ ALGORITHMS.token_bucket = {
   clock = true,
 
   check = function(key, argv, i, cost, now)
-    local capacity = tonumber(argv[i + 1])
+    local capacity = num(argv[i + 1])
     local tokens = capacity
     local raw = redis.call('GET', key)
     if raw then
       local v, ts = unpack_state(raw, 'token bucket')
       -- A clock that went back (failover) refills nothing rather than too much.
       if ts > now then now = ts end
-      tokens = v + (now - ts) * tonumber(argv[i + 2]) / 1000000
+      tokens = v + (now - ts) * num(argv[i + 2]) / 1000000
       if tokens > capacity then tokens = capacity end
     end
     return tokens + EPS >= cost, math.floor(tokens + EPS), tokens, now
   end,
 
   explain = function(key, argv, i, cost, now, tokens)
-    local rate = tonumber(argv[i + 2])
-    return us_for(tonumber(argv[i + 1]) - tokens, rate), us_for(cost - tokens, rate)
+    local rate = num(argv[i + 2])
+    return us_for(num(argv[i + 1]) - tokens, rate), us_for(cost - tokens, rate)
   end,
 
   commit = function(key, argv, i, cost, now, tokens, ts)
     tokens = tokens - cost
     if tokens < 0 then tokens = 0 end
-    local reset = us_for(tonumber(argv[i + 1]) - tokens, tonumber(argv[i + 2]))
+    local reset = us_for(num(argv[i + 1]) - tokens, num(argv[i + 2]))
     -- Once full the state no longer matters: expire then (whole ms, rounded up).
     redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', int(expire_ms(reset)))
     return math.floor(tokens + EPS), reset, 0
