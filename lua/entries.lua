@@ -80,6 +80,38 @@ register('take_many', function(keys, argv, o)
   return table.concat(records) .. table.concat(errors)
 end)
 
+-- Member m, then (calling itself) members m + 1 .. n. Every member is checked
+-- on the way in; `above` says whether members 1 .. m - 1 fit, so the last one
+-- knows whether all do. On the way out each member commits when all fit (and
+-- this is not a peek), else explains. A member's state stays in the locals of
+-- its own call: no table per decision. Members have distinct keys (distinct
+-- key prefixes, one id), so committing from the last to the first writes
+-- what the first-to-last order would.
+-- Returns whether all fit, then over members m .. n: the member with the
+-- least remaining (the first of equals) and that remaining, the largest
+-- reset, the largest retry of those that deny, the largest delay.
+local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
+  local algo = ALGORITHMS[argv[at + 1]]
+  local key, i = keys[m], at + 1
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek)
+  local all, least, low, reset, retry, delay = above and fits, nil, nil, 0, 0, 0
+  if m < n then
+    all, least, low, reset, retry, delay = members(keys, argv, i + algo.nargs, m + 1, n, cost, now, injected, peek, all)
+  end
+  if all and not peek then
+    local r, d
+    remaining, r, d = algo.commit(key, argv, i, cost, now, s1, s2, s3)
+    if r > reset then reset = r end
+    if d > delay then delay = d end
+  else
+    local r, w = algo.explain(key, argv, i, cost, now, s1, s2, s3)
+    if r > reset then reset = r end
+    if not fits and w > retry then retry = w end
+  end
+  if low == nil or remaining <= low then least, low = m, remaining end
+  return all, least, low, reset, retry, delay
+end
+
 -- Several limiters, one atomic decision (CompoundRateLimiter): every member
 -- is checked first; only when every member accepts does every member commit,
 -- so a request denied by one member takes nothing from any.
@@ -93,13 +125,10 @@ end)
 --          that deny, delay = the largest delay (leaky bucket members)
 local function decide_all(keys, argv, o, peek)
   o = o or 0
-  local n = #keys
-  -- Per member m, at 6 * (m - 1): algorithm, index of its name in argv,
-  -- whether it fits, its state s1..s3 (one table for all: fewer allocations).
-  local st, at, clock = {}, o, false
-  for m = 1, n do
+  -- Where cost follows the members' arguments, and whether any reads the clock.
+  local at, clock = o, false
+  for m = 1, #keys do
     local algo = ALGORITHMS[argv[at + 1]]
-    st[6 * m - 5], st[6 * m - 4] = algo, at + 1
     at = at + 1 + algo.nargs
     clock = clock or algo.clock
   end
@@ -107,38 +136,8 @@ local function decide_all(keys, argv, o, peek)
   -- As one_limiter: no TIME when no member reads the clock (fixed windows only).
   local now = 0
   if clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
-
-  local fits = true
-  local least, low = 1, nil
-  for m = 1, n do
-    local j = 6 * m - 5
-    local f, remaining, s1, s2, s3 = st[j].check(keys[m], argv, st[j + 1], cost, now, injected ~= nil, not peek)
-    st[j + 2], st[j + 3], st[j + 4], st[j + 5] = f, s1, s2, s3
-    fits = fits and f
-    if low == nil or remaining < low then least, low = m, remaining end
-  end
-
-  if not fits or peek then
-    local reset, retry = 0, 0
-    for m = 1, n do
-      local j = 6 * m - 5
-      local r, w = st[j].explain(keys[m], argv, st[j + 1], cost, now, st[j + 3], st[j + 4], st[j + 5])
-      if r > reset then reset = r end
-      if not st[j + 2] and w > retry then retry = w end
-    end
-    return struct.pack('<d', least - 1) .. answer(low, reset, (not fits) and retry or nil, 0)
-  end
-
-  local reset, delay = 0, 0
-  least, low = 1, nil
-  for m = 1, n do
-    local j = 6 * m - 5
-    local remaining, r, w = st[j].commit(keys[m], argv, st[j + 1], cost, now, st[j + 3], st[j + 4], st[j + 5])
-    if low == nil or remaining < low then least, low = m, remaining end
-    if r > reset then reset = r end
-    if w > delay then delay = w end
-  end
-  return struct.pack('<d', least - 1) .. answer(low, reset, nil, delay)
+  local all, least, low, reset, retry, delay = members(keys, argv, o, 1, #keys, cost, now, injected ~= nil, peek, true)
+  return struct.pack('<d', least - 1) .. answer(low, reset, (not all) and retry or nil, delay)
 end
 
 register('compound', function(keys, argv, o) return decide_all(keys, argv, o, false) end)

@@ -54,6 +54,22 @@ fn all_or_nothing_with_the_most_restrictive_answer() {
     assert_eq!((o.allowed, o.limit, o.remaining, o.delay_us), (true, 4, 2, 0));
     let o = queue.decide_at(b"", Op::Consume(1), OPTS, Some(start)).unwrap();
     assert_eq!((o.allowed, o.limit, o.remaining, o.delay_us), (true, 4, 1, 2 * S));
+
+    // Ties: limit and remaining come from the first member with the least
+    // remaining, in a peek (explained) and in a consume (committed) alike.
+    let five = Arc::new(server.limiter(fixed_window::policy(60.0, 5).unwrap(), "c-five"));
+    let three = Arc::new(server.limiter(token_bucket::policy(3, 1.0).unwrap(), "c-three"));
+    five.decide_at(b"", Op::Consume(2), OPTS, Some(start)).unwrap();
+    let tied = Compound::new(vec![five.clone(), three.clone()]).unwrap();
+    let swapped = Compound::new(vec![three.clone(), five.clone()]).unwrap();
+    let limit_left = |c: &Compound, op| {
+        let o = c.decide_at(b"", op, OPTS, Some(start)).unwrap();
+        (o.limit, o.remaining)
+    };
+    assert_eq!(limit_left(&tied, Op::Peek), (5, 3), "3 left in both: the first member's limit");
+    assert_eq!(limit_left(&swapped, Op::Peek), (3, 3));
+    assert_eq!(limit_left(&tied, Op::Consume(1)), (5, 2), "2 left in both after the consume");
+    assert_eq!(limit_left(&swapped, Op::Consume(1)), (3, 1));
 }
 
 #[test]
