@@ -45,7 +45,7 @@ ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is 
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (invalid host): "redis://\0:0"
 TypeError: FixedWindowRateLimiter::consume(): Argument #1 ($id) must be of type string, class@anonymous given
 TypeError: FixedWindowRateLimiter::consume(): Argument #2 ($cost) must be of type int, class@anonymous given
-TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|array|string|null, class@anonymous given
+TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, class@anonymous given
 TypeError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be of type float, string given
 -- a NUL byte in ids and key prefixes is data, not a problem
 int(4)

@@ -3,7 +3,7 @@
 // declaration (types, defaults, readonly, modifiers) comes from the extension
 // itself; only words live here. Keep them true to docs/api.md.
 $id = 'binary-safe; the key is ratelimit.key_prefix . $keyPrefix . ":" . $id, or without ":" . $id when empty';
-$connection = 'Redis|array|string|int|float|null';
+$connection = 'Redis|RedisCluster|array|string|int|float|null';
 return [
     'ini' => [
         'ratelimit.redis_url' => 'default connection (null or short form), default "redis://127.0.0.1:6379"',

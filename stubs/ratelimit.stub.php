@@ -214,9 +214,9 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, float $window, int $limit)
      * Short form: (string $key, float $window, int $limit) on ratelimit.redis_url
-     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
+     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
 
     /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
@@ -287,9 +287,9 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, float $windowSize, int $maxRequests, int $blocks = 0)
      * Short form: (string $key, float $window, int $limit, int $blocks = 0) on ratelimit.redis_url
-     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
+     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
 
     /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
@@ -359,9 +359,9 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $capacity, float $refillRate)
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
-     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
+     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
 
     /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
@@ -431,9 +431,9 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $bucketCapacity, float $leakRate, int $requestSize = 1)
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
-     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
+     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
 
     /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
@@ -503,9 +503,9 @@ class GcraRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $maxBurst, int $count, float $period)
      * Short form: (string $key, int $maxBurst, int $count, float $period) on ratelimit.redis_url
-     * @param Redis|array|string|int|float|null $connection the connection, or the key in the short form
+     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
      */
-    public function __construct(#[\SensitiveParameter] Redis|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
 
     /**
      * Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:

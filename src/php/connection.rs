@@ -1,11 +1,14 @@
 //! The `$connection` argument (docs/api.md, "The connection argument") → a pool
 //! `Target` plus optional per-limiter timeouts. Accepts a phpredis `Redis`
-//! object (only its settings are read; its socket is never used), a DSN
-//! string, a phpredis-style config array, or null for `ratelimit.redis_url`.
+//! object (only its settings are read; its socket is never used), a phpredis
+//! `RedisCluster` object (`phpredis_cluster`), a DSN string, a phpredis-style
+//! config array, or null for `ratelimit.redis_url`.
 
 use std::time::Duration;
 
+use ext_php_rs::convert::IntoZvalDyn;
 use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
+use ext_php_rs::zend::ClassEntry;
 
 use super::values::{self, type_name};
 use crate::error::{Error, Result};
@@ -35,15 +38,19 @@ pub fn resolve(connection: Option<&Zval>) -> Result<(Target, TimeoutOverrides)> 
         return from_array(array);
     }
     if let Some(object) = z.object() {
-        if object.get_class_name().is_ok_and(|n| n.eq_ignore_ascii_case("Redis")) || is_redis_subclass(object) {
+        if is_a(object, "Redis") {
             return from_phpredis(z);
         }
+        if is_a(object, "RedisCluster") {
+            return super::phpredis_cluster::read(z);
+        }
     }
-    Err(Error::type_error("connection", format!("must be of type Redis|array|string|null, {} given", type_name(z))))
+    Err(Error::type_error("connection", format!("must be of type Redis|RedisCluster|array|string|null, {} given", type_name(z))))
 }
 
-fn is_redis_subclass(object: &ZendObject) -> bool {
-    ext_php_rs::zend::ClassEntry::try_find("Redis").is_some_and(|ce| object.instance_of(ce))
+/// Whether `object` is a phpredis `class` or of a subclass of it.
+fn is_a(object: &ZendObject, class: &str) -> bool {
+    object.get_class_name().is_ok_and(|n| n.eq_ignore_ascii_case(class)) || ClassEntry::try_find(class).is_some_and(|ce| object.instance_of(ce))
 }
 
 /// Names the array entry in an error about it: "$connection port must be …".
@@ -51,7 +58,7 @@ fn entry<T>(name: &str, r: Result<T>) -> Result<T> {
     r.map_err(|e| e.in_entry(name))
 }
 
-fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
+pub(super) fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
     if z.dereference().is_null() {
         return Ok(None);
     }
@@ -98,7 +105,7 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
 }
 
 /// `auth` as phpredis takes it: "pass", ["pass"], ["user", "pass"] or ["user" => …, "pass" => …].
-fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
+pub(super) fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
     let auth = auth.dereference();
     if auth.is_null() || auth.bool() == Some(false) {
         return Ok(());
@@ -300,30 +307,32 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     Ok((target, timeout_overrides(a)?))
 }
 
-fn call(redis: &Zval, method: &str) -> Result<Zval> {
-    let out = redis.try_call_method(method, vec![]);
+/// `$object->method(...args)` on a phpredis object of class `class` (named
+/// in errors). What it throws stays pending: see below.
+pub(super) fn call(object: &Zval, class: &str, method: &str, args: Vec<&dyn IntoZvalDyn>) -> Result<Zval> {
+    let out = object.try_call_method(method, args);
     if ext_php_rs::zend::ExecutorGlobals::has_exception() {
         // PHP code ran and threw (or called exit()): it stays pending, and
         // `php::pending` lets it through, or chains it as our `previous`
         // when it is phpredis's own "not connected".
-        return Err(Error::value("connection", format!("is a Redis object that could not be read: Redis::{method}() threw")));
+        return Err(Error::value("connection", format!("is a {class} object that could not be read: {class}::{method}() threw")));
     }
-    out.map_err(|e| Error::value("connection", format!("could not read Redis::{method}(): {e}")))
+    out.map_err(|e| Error::value("connection", format!("could not read {class}::{method}(): {e}")))
 }
 
 fn from_phpredis(redis: &Zval) -> Result<(Target, TimeoutOverrides)> {
-    if !call(redis, "isConnected")?.is_true() {
+    if !call(redis, "Redis", "isConnected", vec![])?.is_true() {
         return Err(Error::value("connection", "is a Redis object that is not connected; call connect() first"));
     }
-    let host = call(redis, "getHost")?;
+    let host = call(redis, "Redis", "getHost", vec![])?;
     let host = host.str().ok_or_else(|| Error::value("connection", "is a Redis object without a host"))?.to_string();
-    let port = call(redis, "getPort")?.long();
+    let port = call(redis, "Redis", "getPort", vec![])?.long();
     let mut target = host_target("connection", &host, port)?;
-    apply_auth(&mut target, &call(redis, "getAuth")?)?;
-    target.db = call(redis, "getDbNum")?.long().unwrap_or(0).max(0);
+    apply_auth(&mut target, &call(redis, "Redis", "getAuth", vec![])?)?;
+    target.db = call(redis, "Redis", "getDbNum", vec![])?.long().unwrap_or(0).max(0);
     let timeouts = TimeoutOverrides {
-        connect: seconds("connection", &call(redis, "getTimeout")?).unwrap_or(None),
-        reply: seconds("connection", &call(redis, "getReadTimeout")?).unwrap_or(None),
+        connect: seconds("connection", &call(redis, "Redis", "getTimeout", vec![])?).unwrap_or(None),
+        reply: seconds("connection", &call(redis, "Redis", "getReadTimeout", vec![])?).unwrap_or(None),
     };
     Ok((target, timeouts))
 }

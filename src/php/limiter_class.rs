@@ -8,8 +8,9 @@
 //! leave out is nullable with default null (null means "not given"). The
 //! Rust constructors take `&Zval`s and check every value themselves; these
 //! types are what Reflection, the stubs and IDEs show, and what PHP code may
-//! pass. `$connection` is `Redis|array|string|int|float|null`: a phpredis
-//! object, a config array, a DSN or null in the long form, the key in the short one.
+//! pass. `$connection` is `Redis|RedisCluster|array|string|int|float|null`: a
+//! phpredis object, a config array, a DSN or null in the long form, the key in
+//! the short one.
 
 use std::ffi::CStr;
 
@@ -29,13 +30,15 @@ pub const INT: u32 = MAY_BE_LONG;
 /// the registered one), its type, and its default when not null.
 pub struct Param(pub &'static str, pub u32, pub Option<&'static CStr>);
 
-/// `$connection`: besides the class name, what either form takes first.
+/// `$connection`: the phpredis classes it reads (`connection`), and what else
+/// either form takes first.
+const CONNECTION_CLASSES: &[&str] = &["Redis", "RedisCluster"];
 const CONNECTION: u32 = MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUBLE | MAY_BE_NULL;
 
 /// `$remaining`, the type of `$connection`, then those of parameters #2 onwards.
 pub fn finish(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
     remaining::declare(ce)?;
-    zend_api::set_parameter_type(ce, "__construct", 0, "connection", Some("Redis"), CONNECTION, None)?;
+    zend_api::set_parameter_type(ce, "__construct", 0, "connection", CONNECTION_CLASSES, CONNECTION, None)?;
     for (i, Param(name, mask, default)) in params.iter().enumerate() {
         zend_api::set_parameter(ce, "__construct", i + 1, name, *mask, *default)?;
     }

@@ -14,6 +14,7 @@ pub mod info;
 pub mod interface;
 pub mod limiter_class;
 pub mod pending;
+pub mod phpredis_cluster;
 pub mod register;
 pub mod remaining;
 pub mod result;

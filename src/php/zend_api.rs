@@ -6,16 +6,17 @@
 //! never readonly) and parameters with one type each (no unions). PHP's own
 //! classes do what this module does: `zend_declare_typed_property` with
 //! `ZEND_ACC_PUBLIC | ZEND_ACC_READONLY` at MINIT, values written straight into
-//! the object's property table (`OBJ_PROP`), union types as a type mask in the
-//! method's `zend_internal_arg_info`. The symbols are the PHP binary's own
-//! (`ZEND_API`), resolved when PHP loads the extension; the prototypes follow
-//! PHP 8.2's `Zend/zend_API.h` and `Zend/zend_ini.h`.
+//! the object's property table (`OBJ_PROP`), union types as a type mask (with
+//! a class name, or a list of them) in the method's `zend_internal_arg_info`.
+//! The symbols are the PHP binary's own (`ZEND_API`), resolved when PHP loads
+//! the extension; the prototypes follow PHP 8.2's `Zend/zend_API.h` and
+//! `Zend/zend_ini.h`.
 
 use std::ffi::{c_int, CStr};
 
 use ext_php_rs::ffi::{
-    ext_php_rs_executor_globals, zend_class_entry, zend_function, zend_hash_str_find, zend_module_entry, zend_object, zend_property_info,
-    zend_string, zend_type, zval,
+    ext_php_rs_executor_globals, zend_class_constant, zend_class_entry, zend_function, zend_hash_str_find, zend_hash_str_find_ptr_lc,
+    zend_module_entry, zend_object, zend_property_info, zend_string, zend_type, zval,
 };
 use ext_php_rs::types::{ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::ClassEntry;
@@ -32,6 +33,10 @@ pub const MAY_BE_ARRAY: u32 = 1 << 7;
 const TYPE_MASK: u32 = (1 << 25) - 1;
 /// Zend/zend_types.h `_ZEND_TYPE_NAME_BIT`: `ptr` holds a class name.
 const TYPE_NAME_BIT: u32 = 1 << 24;
+/// Zend/zend_types.h `_ZEND_TYPE_LIST_BIT`: `ptr` holds a `zend_type_list`.
+const TYPE_LIST_BIT: u32 = 1 << 22;
+/// Zend/zend_types.h `_ZEND_TYPE_UNION_BIT`: the list is a union (not an intersection).
+const TYPE_UNION_BIT: u32 = 1 << 18;
 
 // Zend/zend_compile.h access flags.
 pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
@@ -107,6 +112,19 @@ pub fn this_object(ce: &ClassEntry) -> Option<&'static mut ZendObject> {
     ex.This.object_mut().filter(|this| this.instance_of(ce))
 }
 
+/// Whether `object`'s class has a method `name` (any case, inherited or its
+/// own): to call a method that only some versions of a class have.
+pub fn has_method(object: &ZendObject, name: &str) -> bool {
+    !unsafe { zend_hash_str_find_ptr_lc(&raw const (*object.ce).function_table, name.as_ptr().cast(), name.len()) }.is_null()
+}
+
+/// The integer class constant `ce::name`, if the class declares one.
+pub fn class_constant_int(ce: &ClassEntry, name: &str) -> Option<i64> {
+    let found = unsafe { zend_hash_str_find(&raw const ce.constants_table, name.as_ptr().cast(), name.len()) };
+    let constant = unsafe { found.as_ref()?.value.ptr.cast::<zend_class_constant>().as_ref()? };
+    constant.value.long()
+}
+
 /// Gives parameter `index` of method `method` (lower case) of `ce` the type
 /// `mask` (MAY_BE_* bits, MAY_BE_NULL for nullable) and the default `default`
 /// (PHP code as in a stub, e.g. `c"0.0"`; `None` keeps the current one).
@@ -121,19 +139,23 @@ pub fn set_parameter(
     mask: u32,
     default: Option<&'static CStr>,
 ) -> Result<(), String> {
-    set_parameter_type(ce, method, index, expect_name, None, mask, default)
+    set_parameter_type(ce, method, index, expect_name, &[], mask, default)
 }
 
-/// `set_parameter` with a class name in the union too (`Redis|array|...`): a
-/// `zend_type` holding one class name plus type bits, as PHP 8.2's own
-/// `ZEND_TYPE_INIT_CLASS_MASK` makes. The name is an interned, persistent
-/// string, which the engine's `zend_type_release` at shutdown leaves alone.
+/// `set_parameter` with class names in the union too (`Redis|RedisCluster|array|...`).
+/// One name is a `zend_type` holding that name plus type bits, as PHP 8.2's own
+/// `ZEND_TYPE_INIT_CLASS_MASK` makes. Several names are a `zend_type_list`,
+/// built as PHP 8.2's `zend_register_functions` builds one from an arginfo
+/// class name "A|B": one entry per name, the list in `malloc`ed memory (the
+/// engine's `zend_type_release(type, persistent = 1)` at shutdown `free`s it,
+/// and it is not marked arena-allocated), flagged as a union. The names are
+/// interned, persistent strings, which `zend_type_release` leaves alone.
 pub fn set_parameter_type(
     ce: &ClassEntry,
     method: &str,
     index: usize,
     expect_name: &str,
-    class_name: Option<&str>,
+    class_names: &[&str],
     mask: u32,
     default: Option<&'static CStr>,
 ) -> Result<(), String> {
@@ -150,16 +172,54 @@ pub fn set_parameter_type(
     if name != expect_name {
         return Err(format!("{class}::{method}() parameter #{} is ${name}, not ${expect_name}", index + 1));
     }
-    if arg.type_.type_mask & TYPE_NAME_BIT != 0 || !arg.type_.ptr.is_null() {
+    if arg.type_.type_mask & (TYPE_NAME_BIT | TYPE_LIST_BIT) != 0 || !arg.type_.ptr.is_null() {
         return Err(format!("{class}::{method}() parameter ${name} already names a class"));
     }
     arg.type_.type_mask = (arg.type_.type_mask & !TYPE_MASK) | (mask & TYPE_MASK);
-    if let Some(class_name) = class_name {
-        arg.type_.ptr = ZendStr::new_interned(class_name, true).into_raw().cast();
-        arg.type_.type_mask |= TYPE_NAME_BIT;
+    match class_names {
+        [] => {}
+        [one] => {
+            arg.type_.ptr = class_name(one).cast();
+            arg.type_.type_mask |= TYPE_NAME_BIT;
+        }
+        many => {
+            arg.type_.ptr = class_list(many)?.cast();
+            arg.type_.type_mask |= TYPE_LIST_BIT | TYPE_UNION_BIT;
+        }
     }
     if let Some(default) = default {
         arg.default_value = default.as_ptr();
     }
     Ok(())
+}
+
+/// A class name as the engine keeps it in a type: interned and persistent.
+fn class_name(name: &str) -> *mut zend_string {
+    ZendStr::new_interned(name, true).into_raw()
+}
+
+/// Zend/zend_types.h `zend_type_list`: a count, then that many types (C's
+/// `types[1]` with the rest allocated after it, `ZEND_TYPE_LIST_SIZE`).
+#[repr(C)]
+struct TypeList {
+    num_types: u32,
+    types: [zend_type; 1],
+}
+
+/// A `zend_type_list` of class names, in memory that lives as long as the
+/// module and is released by the engine with `free` (see `set_parameter_type`).
+fn class_list(names: &[&str]) -> Result<*mut TypeList, String> {
+    let size = std::mem::size_of::<TypeList>() + (names.len() - 1) * std::mem::size_of::<zend_type>();
+    let list = unsafe { libc::malloc(size) }.cast::<TypeList>();
+    if list.is_null() {
+        return Err("out of memory for a parameter type".to_string());
+    }
+    unsafe {
+        (*list).num_types = names.len() as u32;
+        let types = (&raw mut (*list).types).cast::<zend_type>();
+        for (i, name) in names.iter().enumerate() {
+            types.add(i).write(zend_type { ptr: class_name(name).cast(), type_mask: TYPE_NAME_BIT });
+        }
+    }
+    Ok(list)
 }

@@ -363,9 +363,21 @@ impl Slot {
             Some(_) => super::tls::describe(&text).unwrap_or(text),
             None => text,
         };
+        let text = match self.target.is_cluster() && self.target.password.is_none() && text.contains("NOAUTH") {
+            true => format!("{text}; {CLUSTER_WITHOUT_PASSWORD}"),
+            false => text,
+        };
         Error::Redis(format!("Redis at {}: {text}", self.target))
     }
 }
+
+/// Added to NOAUTH from a cluster no password was given for. The usual way to
+/// get there is a phpredis `RedisCluster` object as `$connection`: its
+/// password cannot be read from it (`php::phpredis_cluster`), so the user
+/// must be told where to put it.
+const CLUSTER_WITHOUT_PASSWORD: &str = "the cluster wants a password and none was given (phpredis does not expose a RedisCluster \
+    object's password, so one passed as $connection is used without it): pass a redis-cluster://:password@host:port DSN \
+    or ['cluster' => [...], 'auth' => ...] instead";
 
 /// A one-line cause: redis-rs's text, with the common cases said plainly.
 pub(super) fn describe(e: &RedisError) -> String {

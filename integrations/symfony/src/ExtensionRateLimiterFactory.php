@@ -23,7 +23,7 @@ final class ExtensionRateLimiterFactory
 
     /**
      * @param array $config the array RateLimiterFactory takes
-     * @param \Redis|array|string|null $connection any connection the extension accepts; null: ratelimit.redis_url
+     * @param \Redis|\RedisCluster|array|string|null $connection any connection the extension accepts; null: ratelimit.redis_url
      * @param string $headers the style of ExtensionLimiter::headers(): 'x' (X-RateLimit-*) or 'ietf' (RateLimit-Policy / RateLimit)
      */
     public function __construct(array $config, private mixed $connection = null, private string $headers = 'x')
