@@ -7,7 +7,8 @@
 -- one slice further back, so a request can be denied up to one slice early.
 -- Slices that no longer overlap are deleted on every write, so the hash holds
 -- at most blocks + 2 (<= 1002) fields. Slice numbers and times are integers
--- below 2^53, passed to redis.call as decimal strings (int(), library.lua).
+-- below 2^53, passed to redis.call as decimal strings (int(), int_often(),
+-- library.lua).
 --
 -- Key      a hash {slice index -> units accepted in it}
 -- argv     window in µs (integer >= 1000), limit (integer >= 1), slice in µs
@@ -24,7 +25,7 @@ ALGORITHMS.sliding_blocks = {
     local fields = redis.call('HGETALL', key)
     local used, expired = 0, nil
     for f = 1, #fields, 2 do
-      local k, n = tonumber(fields[f]), tonumber(fields[f + 1])
+      local k, n = num(fields[f]), tonumber(fields[f + 1])
       if k == nil or n == nil then refuse('a hash that is not a sliding-window counter') end
       if k >= oldest then
         used = used + n
@@ -45,7 +46,7 @@ ALGORITHMS.sliding_blocks = {
     local function leaves(k) return (k + 1) * slice + window - now end
     local counts, newest = {}, nil
     for f = 1, #fields, 2 do
-      local k = tonumber(fields[f])
+      local k = num(fields[f])
       if k >= oldest then
         counts[#counts + 1] = {k, tonumber(fields[f + 1])}
         if newest == nil or k > newest then newest = k end
@@ -67,7 +68,7 @@ ALGORITHMS.sliding_blocks = {
   commit = function(key, argv, i, cost, now, used, fields, expired)
     local window, slice = num(argv[i + 1]), num(argv[i + 3])
     local current = math.floor(now / slice)
-    redis.call('HINCRBY', key, int(current), int(cost))
+    redis.call('HINCRBY', key, int_often(current), int_often(cost))
     if expired then redis.call('HDEL', key, unpack(expired)) end
     -- The key matters until the current slice leaves the window.
     local reset = (current + 1) * slice + window - now
