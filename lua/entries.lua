@@ -50,34 +50,57 @@ register('take', function(keys, argv, o) return decide(keys, argv, o, false) end
 -- Would `cost` fit? Writes nothing (flagged so: Redis runs it when out of memory).
 register('peek', function(keys, argv, o) return decide(keys, argv, o, true) end, true)
 
+-- The batch entries' loop: one(key, ...) for every key of KEYS in order,
+-- each in a pcall, so a key holding a foreign value fails only itself. one
+-- returns the key's record, 4 packed doubles; a key whose call raised gets
+-- {-1, byte length of its error, 0, 0} instead (no record starts with -1),
+-- and its error text follows all the records, in KEYS order.
+local function each_key(keys, one, ...)
+  local records, errors = {}, {}
+  for k = 1, #keys do
+    local ok, record = pcall(one, keys[k], ...)
+    if ok then
+      records[k] = record
+    else
+      local message = type(record) == 'table' and record.err or tostring(record)
+      records[k] = struct.pack('<dddd', -1, #message, 0, 0)
+      errors[#errors + 1] = message
+    end
+  end
+  return table.concat(records) .. table.concat(errors)
+end
+
+-- One key of take_many: take's decision as a record.
+local function take_one(key, algo, argv, i, cost, now, injected)
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, true)
+  if fits then
+    local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
+    return struct.pack('<dddd', rem, reset, 0, delay)
+  end
+  local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
+  if retry < 1 then retry = 1 end
+  return struct.pack('<dddd', remaining, reset, retry, 0)
+end
+
 -- consumeMany: one limiter, many keys (one slot: a single server), each
 -- decided in KEYS order exactly as `take` one after another would, at one instant.
 -- KEYS     the keys, in the order of the ids (repeats allowed)
 -- ARGV     as `take`
 -- Reply    per key, 4 doubles {remaining, reset_after_us, retry_after_us, delay_us}
---          (retry > 0: denied); a key holding a foreign value gets
---          {-1, byte length of its error, 0, 0} and its error text follows
---          all the records, in KEYS order.
+--          (retry > 0: denied); errors as each_key says
 register('take_many', function(keys, argv, o)
   local algo, i, cost, injected, now = one_limiter(argv, o or 0)
-  local records, errors = {}, {}
-  for k = 1, #keys do
-    local key = keys[k]
-    local ok, fits, remaining, s1, s2, s3 = pcall(algo.check, key, argv, i, cost, now, injected, true)
-    if not ok then
-      local message = type(fits) == 'table' and fits.err or tostring(fits)
-      records[k] = struct.pack('<dddd', -1, #message, 0, 0)
-      errors[#errors + 1] = message
-    elseif fits then
-      local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
-      records[k] = struct.pack('<dddd', rem, reset, 0, delay)
-    else
-      local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
-      if retry < 1 then retry = 1 end
-      records[k] = struct.pack('<dddd', remaining, reset, retry, 0)
-    end
-  end
-  return table.concat(records) .. table.concat(errors)
+  return each_key(keys, take_one, algo, argv, i, cost, now, injected)
+end)
+
+-- consumeMany of a fixed window at cost 1: for every key in order, the hit
+-- src/redis/counter.rs makes for one (ALGORITHMS.fixed_window.hit), in one call.
+-- KEYS     the keys, in the order of the ids (repeats allowed)
+-- ARGV     the window in ms
+-- Reply    per key, 4 doubles {ms left in the window, the count including
+--          this hit, 0, 0}; errors as each_key says
+register('hit_many', function(keys, argv, o)
+  return each_key(keys, ALGORITHMS.fixed_window.hit, argv[(o or 0) + 1])
 end)
 
 -- Member m, then (calling itself) members m + 1 .. n. Every member is checked

@@ -12,6 +12,10 @@
 //! except in one case: the key expiring between SET and INCRBY leaves a
 //! counter without expiry (PTTL -1), which gets its window in a second round
 //! trip. All three commands exist since Redis 2.6.12.
+//!
+//! A batch of such hits (consumeMany) on a single server is one call of the
+//! library's `hit_many` instead: per key INCRBY, PTTL, and PEXPIRE when the
+//! counter has no expiry, inside Redis (`script::hit_many`).
 
 use std::cell::RefCell;
 
@@ -32,6 +36,11 @@ pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64
 /// Counts one request per key, in order, in one round trip; each key's
 /// answer (or error: a foreign key fails alone) as `hit` gives it.
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
+    if keys.len() > 1 && !conn.is_cluster() {
+        // One library call for the batch: three commands per key cost Redis
+        // and the client more than one script running two or three per key.
+        return super::script::hit_many(conn, keys, window_ms);
+    }
     if conn.is_cluster() && keys.len() > 1 {
         // A cluster routes a pipeline by its first key: one key's three commands at a time.
         let mut out = Vec::with_capacity(keys.len());

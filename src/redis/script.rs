@@ -233,6 +233,22 @@ pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], args: &[u8], arg
     call(conn, Entry::TakeMany, keys, args, arg_count, extra).and_then(|v| Ints::many_from_value(v, keys.len()))
 }
 
+/// `Entry::HitMany` on a single server: a fixed window's cost-1 hit per key
+/// (`counter::hit_many`), in order, in one call; per key (the count including
+/// the hit, ms left in the window), each standing alone as in `decide_many`.
+pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
+    let records = call(conn, Entry::HitMany, keys, &[], 0, &[window_ms]).and_then(|v| Ints::many_from_value(v, keys.len()))?;
+    Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
+}
+
+/// A `hit_many` record, {ms left, count, 0, 0}, read as `take_many`'s are.
+fn count_and_ttl(ints: Ints) -> RedisResult<(i64, i64)> {
+    match *ints.as_slice() {
+        [ttl, count] => Ok((count, ttl)),
+        _ => Err(unexpected(&Value::Int(ints.as_slice().len() as i64))),
+    }
+}
+
 /// One `entry` decision per call (each its own keys), in order, pipelined in
 /// one round trip on a single server, one by one on a cluster (a cluster sends
 /// a pipeline to the node of its first key). Each reply stands alone. Calls
@@ -316,6 +332,16 @@ mod tests {
         assert_eq!(out[2].as_ref().unwrap().as_slice(), &[0, 10, 7]);
         assert_eq!(out[3].as_ref().unwrap().as_slice(), &[2, 5, 0, 9]);
         assert!(Ints::many_from_value(Value::BulkString(doubles(&[1.0; 4])), 2).is_err());
+    }
+
+    #[test]
+    fn hits_are_records_with_the_time_left_first() {
+        let mut reply = doubles(&[60_000.0, 1.0, 0.0, 0.0, -1.0, 9.0, 0.0, 0.0, 59_000.0, -1.0, 0.0, 0.0]);
+        reply.extend_from_slice(b"WRONGTYPE");
+        let out: Vec<_> = Ints::many_from_value(Value::BulkString(reply), 3).unwrap().into_iter().map(|r| r.and_then(count_and_ttl)).collect();
+        assert_eq!(*out[0].as_ref().unwrap(), (1, 60_000));
+        assert!(out[1].as_ref().unwrap_err().to_string().contains("WRONGTYPE"));
+        assert_eq!(*out[2].as_ref().unwrap(), (-1, 59_000), "a foreign counter may count -1: not an error record");
     }
 
     #[test]

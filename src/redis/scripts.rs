@@ -37,6 +37,8 @@ pub enum Entry {
     Peek,
     /// One limiter, many keys of one slot, in order (consumeMany).
     TakeMany,
+    /// A fixed window's cost-1 hit per key of one slot, in order (consumeMany).
+    HitMany,
     /// Every member of a compound limiter, all or nothing.
     Compound,
     /// `Compound`, writing nothing.
@@ -49,6 +51,7 @@ impl Entry {
             Entry::Take => "take",
             Entry::Peek => "peek",
             Entry::TakeMany => "take_many",
+            Entry::HitMany => "hit_many",
             Entry::Compound => "compound",
             Entry::CompoundPeek => "compound_peek",
         }
