@@ -23,27 +23,30 @@ local function one_limiter(argv, o)
   local algo = ALGORITHMS[argv[o + 1]]
   local at = o + 1 + algo.nargs
   local cost, injected = num(argv[at + 1]), argv[at + 2]
-  local now = 0
-  if algo.clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
-  return algo, o + 1, cost, injected ~= nil, now
+  return algo, o + 1, cost, injected ~= nil, clock_us(injected, algo.clock)
 end
 
--- One limiter, one key: check, then commit when it fits and is not a peek.
+-- One limiter on one key: check, then commit when it fits and this is not a
+-- peek, else explain. Returns remaining, reset, retry (nil when it fits), delay.
+local function one_key(key, algo, argv, i, cost, now, injected, peek)
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek)
+  if fits and not peek then
+    local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
+    return rem, reset, nil, delay
+  end
+  local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
+  if fits then retry = nil end
+  return remaining, reset, retry, 0
+end
+
+-- One limiter, one key.
 -- KEYS[1]  the limiter's key
 -- ARGV     algorithm name, its arguments (ALGORITHMS.<name>.nargs of them,
 --          see algorithms/*.lua), cost, and optionally now in µs (tests only)
 -- Reply    an answer (above)
 local function decide(keys, argv, o, peek)
   local algo, i, cost, injected, now = one_limiter(argv, o or 0)
-  local key = keys[1]
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek)
-  if not fits or peek then
-    local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
-    if fits then return answer(remaining, reset, nil, 0) end
-    return answer(remaining, reset, retry)
-  end
-  local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
-  return answer(rem, reset, nil, delay)
+  return answer(one_key(keys[1], algo, argv, i, cost, now, injected, peek))
 end
 
 register('take', function(keys, argv, o) return decide(keys, argv, o, false) end)
@@ -72,14 +75,9 @@ end
 
 -- One key of take_many: take's decision as a record.
 local function take_one(key, algo, argv, i, cost, now, injected)
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, true)
-  if fits then
-    local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
-    return struct.pack('<dddd', rem, reset, 0, delay)
-  end
-  local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
-  if retry < 1 then retry = 1 end
-  return struct.pack('<dddd', remaining, reset, retry, 0)
+  local remaining, reset, retry, delay = one_key(key, algo, argv, i, cost, now, injected, false)
+  if retry and retry < 1 then retry = 1 end
+  return struct.pack('<dddd', remaining, reset, retry or 0, delay)
 end
 
 -- consumeMany: one limiter, many keys (one slot: a single server), each
@@ -156,9 +154,7 @@ local function decide_all(keys, argv, o, peek)
     clock = clock or algo.clock
   end
   local cost, injected = num(argv[at + 1]), argv[at + 2]
-  -- As one_limiter: no TIME when no member reads the clock (fixed windows only).
-  local now = 0
-  if clock then now = clock_us(injected) elseif injected then now = tonumber(injected) end
+  local now = clock_us(injected, clock)
   local all, least, low, reset, retry, delay = members(keys, argv, o, 1, #keys, cost, now, injected ~= nil, peek, true)
   return struct.pack('<d', least - 1) .. answer(low, reset, (not all) and retry or nil, delay)
 end
