@@ -30,58 +30,57 @@ thread_local! {
 
 /// Counts one request; returns (the window's count including it, ms left in the window).
 pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64)> {
-    hit_many(conn, &[key], window_ms)?.pop().expect("one key, one reply")
+    pipelined(conn, key, window_ms)?
 }
 
 /// Counts one request per key, in order, in one round trip; each key's
 /// answer (or error: a foreign key fails alone) as `hit` gives it.
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    if keys.len() > 1 && !conn.is_cluster() {
+    match keys {
+        [key] => Ok(vec![pipelined(conn, key.as_ref(), window_ms)?]),
         // One library call for the batch: three commands per key cost Redis
         // and the client more than one script running two or three per key.
-        return super::script::hit_many(conn, keys, window_ms);
-    }
-    if conn.is_cluster() && keys.len() > 1 {
-        // A cluster routes a pipeline by its first key: one key's three commands at a time.
-        let mut out = Vec::with_capacity(keys.len());
-        for key in keys {
-            match hit(conn, key.as_ref(), window_ms) {
-                // The connection is lost: the whole batch fails, and the pool drops it.
-                Err(e) if super::conn::is_broken(&e) => return Err(e),
-                one => out.push(one),
+        _ if !conn.is_cluster() => super::script::hit_many(conn, keys, window_ms),
+        // A cluster routes by key: one key's three commands at a time.
+        _ => {
+            let mut out = Vec::with_capacity(keys.len());
+            for key in keys {
+                match hit(conn, key.as_ref(), window_ms) {
+                    // The connection is lost: the whole batch fails, and the pool drops it.
+                    Err(e) if super::conn::is_broken(&e) => return Err(e),
+                    one => out.push(one),
+                }
             }
+            Ok(out)
         }
-        return Ok(out);
     }
+}
+
+/// The three commands for `key` in one round trip: the outer error is the
+/// round trip's, the inner one the key's own (a foreign value).
+fn pipelined(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<RedisResult<(i64, i64)>> {
     let replies = COMMANDS.with_borrow_mut(|buf| {
         buf.clear();
-        for key in keys {
-            let key = key.as_ref();
-            resp::array(buf, 6);
-            resp::bulk(buf, b"SET");
-            resp::bulk(buf, key);
-            resp::bulk(buf, b"0");
-            resp::bulk(buf, b"NX");
-            resp::bulk(buf, b"PX");
-            resp::bulk_int(buf, window_ms);
-            resp::array(buf, 3);
-            resp::bulk(buf, b"INCRBY");
-            resp::bulk(buf, key);
-            resp::bulk(buf, b"1");
-            resp::array(buf, 2);
-            resp::bulk(buf, b"PTTL");
-            resp::bulk(buf, key);
-        }
-        conn.req_packed_commands(buf, 0, 3 * keys.len())
+        resp::array(buf, 6);
+        resp::bulk(buf, b"SET");
+        resp::bulk(buf, key);
+        resp::bulk(buf, b"0");
+        resp::bulk(buf, b"NX");
+        resp::bulk(buf, b"PX");
+        resp::bulk_int(buf, window_ms);
+        resp::array(buf, 3);
+        resp::bulk(buf, b"INCRBY");
+        resp::bulk(buf, key);
+        resp::bulk(buf, b"1");
+        resp::array(buf, 2);
+        resp::bulk(buf, b"PTTL");
+        resp::bulk(buf, key);
+        conn.req_packed_commands(buf, 0, 3)
     })?;
-    if replies.len() != 3 * keys.len() {
+    if replies.len() != 3 {
         return Err(RedisError::from((ErrorKind::Parse, "unexpected pipeline reply")));
     }
-    let mut out = Vec::with_capacity(keys.len());
-    for (key, three) in keys.iter().zip(replies.chunks(3)) {
-        out.push(answer(conn, key.as_ref(), three, window_ms));
-    }
-    Ok(out)
+    Ok(answer(conn, key, &replies, window_ms))
 }
 
 fn answer(conn: &mut Conn, key: &[u8], three: &[Value], window_ms: i64) -> RedisResult<(i64, i64)> {
