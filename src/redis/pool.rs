@@ -30,12 +30,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ::redis::{ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
+use ::redis::{Client, Connection, ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
 use super::conn::Conn;
-use super::target::{Address, Target};
+use super::target::{Address, Target, Tls};
 use crate::error::{Error, Result};
 
 /// Connection and reply timeouts for one call, from the ini settings or the
@@ -258,13 +258,6 @@ impl Slot {
     }
 
     fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
-        let mut redis_info = RedisConnectionInfo::default().set_db(self.target.db).set_skip_set_lib_name();
-        if let Some(u) = &self.target.username {
-            redis_info = redis_info.set_username(u);
-        }
-        if let Some(p) = &self.target.password {
-            redis_info = redis_info.set_password(p);
-        }
         match &self.target.address {
             Address::Cluster { seeds } => return self.connect_cluster(pid, timeouts, seeds),
             Address::Sentinel(sentinels) => {
@@ -278,36 +271,17 @@ impl Slot {
             }
             Address::Tcp { .. } | Address::Unix { .. } => {}
         }
-        let client = match (&self.target.address, &self.target.tls) {
-            (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, redis_info).map_err(|e| {
-                self.failures.fetch_add(1, Ordering::Relaxed);
-                Error::Redis(format!("Redis at {}: {}", self.target, e.0))
-            })?,
-            (address, _) => {
-                let addr = match address {
-                    Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
-                    Address::Unix { path } => ConnectionAddr::Unix(path.into()),
-                    Address::Cluster { .. } | Address::Sentinel(_) => unreachable!("handled above"),
-                };
-                match addr.into_connection_info().and_then(|info| ::redis::Client::open(info.set_redis_settings(redis_info))) {
-                    Ok(client) => client,
-                    Err(e) => return Err(self.fail(&e)),
-                }
-            }
-        };
-        // TLS: the handshake, certificate checks included, happen here, before AUTH.
-        let open = || -> RedisResult<Conn> {
-            let conn = client.get_connection_with_timeout(timeouts.connect)?;
-            conn.set_read_timeout(Some(timeouts.reply))?;
-            conn.set_write_timeout(Some(timeouts.reply))?;
-            Ok(Conn::Single(conn))
-        };
-        match open() {
+        let settings = settings(self.target.db, self.target.username.as_ref(), self.target.password.as_ref());
+        match open_single(&self.target.address, self.target.tls.as_ref(), settings, timeouts) {
             Ok(conn) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn, reply_timeout: timeouts.reply, confirmed: None })
+                Ok(Live { pid, conn: Conn::Single(conn), reply_timeout: timeouts.reply, confirmed: None })
             }
-            Err(e) => Err(self.fail(&e)),
+            Err(OpenError::Setup(why)) => {
+                self.failures.fetch_add(1, Ordering::Relaxed);
+                Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
+            }
+            Err(OpenError::Redis(e)) => Err(self.fail(&e)),
         }
     }
 
@@ -355,13 +329,11 @@ impl Slot {
 
     fn fail(&self, e: &RedisError) -> Error {
         self.failures.fetch_add(1, Ordering::Relaxed);
-        let text = describe(e);
         let text = match &self.target.tls {
             // The handshake runs with the first command, so a plain port (which
             // reads a TLS hello as the start of a command and waits) shows as a timeout.
-            Some(_) if e.is_timeout() => format!("{text}; over TLS this is also what a plain, non-TLS port gives"),
-            Some(_) => super::tls::describe(&text).unwrap_or(text),
-            None => text,
+            Some(_) if e.is_timeout() => format!("{}; over TLS this is also what a plain, non-TLS port gives", describe(e)),
+            tls => cause(e, tls.as_ref()),
         };
         let text = match self.target.is_cluster() && self.target.password.is_none() && text.contains("NOAUTH") {
             true => format!("{text}; {CLUSTER_WITHOUT_PASSWORD}"),
@@ -379,8 +351,60 @@ const CLUSTER_WITHOUT_PASSWORD: &str = "the cluster wants a password and none wa
     object's password, so one passed as $connection is used without it): pass a redis-cluster://:password@host:port DSN \
     or ['cluster' => [...], 'auth' => ...] instead";
 
+/// The settings of a connection to one server: its db and credentials.
+pub(super) fn settings(db: i64, username: Option<&String>, password: Option<&String>) -> RedisConnectionInfo {
+    let mut settings = RedisConnectionInfo::default().set_db(db).set_skip_set_lib_name();
+    if let Some(u) = username {
+        settings = settings.set_username(u);
+    }
+    if let Some(p) = password {
+        settings = settings.set_password(p);
+    }
+    settings
+}
+
+/// Why one server could not be connected to: its TLS settings (unreadable
+/// files, found before any I/O), or redis-rs's error.
+pub(super) enum OpenError {
+    Setup(String),
+    Redis(RedisError),
+}
+
+/// One connection to a single server (TCP, TLS over TCP, or a unix socket),
+/// with the call's timeouts. Over TLS the handshake, certificate checks
+/// included, happens here, before AUTH.
+pub(super) fn open_single(address: &Address, tls: Option<&Tls>, settings: RedisConnectionInfo, timeouts: Timeouts) -> std::result::Result<Connection, OpenError> {
+    let client = match (address, tls) {
+        (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, settings).map_err(|e| OpenError::Setup(e.0))?,
+        (address, _) => {
+            let addr = match address {
+                Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
+                Address::Unix { path } => ConnectionAddr::Unix(path.into()),
+                Address::Cluster { .. } | Address::Sentinel(_) => unreachable!("a single server"),
+            };
+            addr.into_connection_info().and_then(|info| Client::open(info.set_redis_settings(settings))).map_err(OpenError::Redis)?
+        }
+    };
+    let connect = || -> RedisResult<Connection> {
+        let conn = client.get_connection_with_timeout(timeouts.connect)?;
+        conn.set_read_timeout(Some(timeouts.reply))?;
+        conn.set_write_timeout(Some(timeouts.reply))?;
+        Ok(conn)
+    };
+    connect().map_err(OpenError::Redis)
+}
+
+/// `describe`, and over TLS the certificate problem said plainly.
+pub(super) fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
+    let text = describe(e);
+    match tls {
+        Some(_) => super::tls::describe(&text).unwrap_or(text),
+        None => text,
+    }
+}
+
 /// A one-line cause: redis-rs's text, with the common cases said plainly.
-pub(super) fn describe(e: &RedisError) -> String {
+fn describe(e: &RedisError) -> String {
     if e.is_timeout() {
         format!("timed out ({e})")
     } else if e.is_connection_refusal() {

@@ -25,13 +25,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use ::redis::{Client, Connection, ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult, Value};
+use ::redis::{Connection, RedisConnectionInfo, RedisResult, Value};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
-use super::pool::{describe, Timeouts};
+use super::pool::{cause, open_single, settings, OpenError, Timeouts};
 use super::redact::shown;
-use super::target::{Sentinels, Target, Tls};
+use super::target::{Address, Sentinels, Target, Tls};
 
 /// How many times a master that says it is a replica is asked about again,
 /// and the pause before each new question (sentinels update one another
@@ -87,13 +87,7 @@ pub fn connect_master(target: &Target, sentinels: &Sentinels, timeouts: Timeouts
         }
         let (host, port) = ask(sentinels, tls, timeouts)?;
         let master = format!("{}:{port}", shown(&host));
-        let mut settings = RedisConnectionInfo::default().set_db(target.db).set_skip_set_lib_name();
-        if let Some(u) = &target.username {
-            settings = settings.set_username(u);
-        }
-        if let Some(p) = &target.password {
-            settings = settings.set_password(p);
-        }
+        let settings = settings(target.db, target.username.as_ref(), target.password.as_ref());
         let mut conn = open(&host, port, tls, settings, timeouts).map_err(|e| format!("the master {master} the sentinels named: {e}"))?;
         match role(&mut conn) {
             Ok(role) if role == "master" => return Ok((conn, Confirmed { master: (host, port), at: Instant::now() })),
@@ -155,13 +149,7 @@ fn ask_last(sentinels: &Sentinels, tls: Option<&Tls>, timeouts: Timeouts) -> Res
 fn query(sentinels: &Sentinels, i: usize, tls: Option<&Tls>, timeouts: Timeouts) -> Result<Option<(String, u16)>, String> {
     let (host, port) = &sentinels.nodes[i];
     // A sentinel has no databases: no SELECT, whatever the master's db.
-    let mut settings = RedisConnectionInfo::default().set_skip_set_lib_name();
-    if let Some(u) = &sentinels.username {
-        settings = settings.set_username(u);
-    }
-    if let Some(p) = &sentinels.password {
-        settings = settings.set_password(p);
-    }
+    let settings = settings(0, sentinels.username.as_ref(), sentinels.password.as_ref());
     let answer = open(host, *port, tls, settings, timeouts).and_then(|mut conn| {
         ::redis::cmd("SENTINEL")
             .arg("GET-MASTER-ADDR-BY-NAME")
@@ -193,20 +181,10 @@ fn remember(sentinels: &Sentinels, i: usize) {
 
 /// One connection to `host:port`, plain or TLS, with the call's timeouts.
 fn open(host: &str, port: u16, tls: Option<&Tls>, settings: RedisConnectionInfo, timeouts: Timeouts) -> Result<Connection, String> {
-    let client = match tls {
-        Some(tls) => super::tls::client(host, port, tls, settings).map_err(|e| e.0)?,
-        None => ConnectionAddr::Tcp(host.to_string(), port)
-            .into_connection_info()
-            .and_then(|info| Client::open(info.set_redis_settings(settings)))
-            .map_err(|e| cause(&e, None))?,
-    };
-    let connect = || -> RedisResult<Connection> {
-        let conn = client.get_connection_with_timeout(timeouts.connect)?;
-        conn.set_read_timeout(Some(timeouts.reply))?;
-        conn.set_write_timeout(Some(timeouts.reply))?;
-        Ok(conn)
-    };
-    connect().map_err(|e| cause(&e, tls))
+    open_single(&Address::Tcp { host: host.to_string(), port }, tls, settings, timeouts).map_err(|e| match e {
+        OpenError::Setup(why) => why,
+        OpenError::Redis(e) => cause(&e, tls),
+    })
 }
 
 /// The first word of `ROLE`: master, slave (a replica) or sentinel.
@@ -221,14 +199,6 @@ fn role(conn: &mut Connection) -> RedisResult<String> {
         Some(Value::SimpleString(s)) => s.clone(),
         _ => "server that does not answer ROLE as Redis does".to_string(),
     })
-}
-
-fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
-    let text = describe(e);
-    match tls {
-        Some(_) => super::tls::describe(&text).unwrap_or(text),
-        None => text,
-    }
 }
 
 #[cfg(test)]
