@@ -164,14 +164,9 @@ pub fn from_list(nodes: &[String], service: &str) -> Result<Target> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::redis::target::{parse_dsn, Address, Tls};
+    use crate::redis::target::tests::{err, ok};
+    use crate::redis::target::{Address, Tls};
 
-    fn ok(dsn: &str) -> Target {
-        parse_dsn(dsn).unwrap_or_else(|e| panic!("{dsn}: {e}"))
-    }
-    fn err(dsn: &str) -> String {
-        crate::error::value_error(parse_dsn(dsn))
-    }
     fn sentinels(t: &Target) -> &Sentinels {
         match &t.address {
             Address::Sentinel(s) => s,

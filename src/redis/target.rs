@@ -386,13 +386,15 @@ pub(super) fn percent_decode(dsn: &str, s: &str) -> Result<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn ok(dsn: &str) -> Target {
+    /// The target of a DSN that must parse (also for `sentinel_target`'s tests).
+    pub(crate) fn ok(dsn: &str) -> Target {
         parse_dsn(dsn).unwrap_or_else(|e| panic!("{dsn}: {e}"))
     }
-    fn err(dsn: &str) -> String {
+    /// The ValueError message of a DSN that must not parse.
+    pub(crate) fn err(dsn: &str) -> String {
         crate::error::value_error(parse_dsn(dsn))
     }
 
