@@ -104,15 +104,22 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
     Ok(target)
 }
 
-/// `auth` as phpredis takes it: "pass", ["pass"], ["user", "pass"] or ["user" => …, "pass" => …].
+/// `auth` as phpredis takes it: "pass", ["pass"], ["user", "pass"] or ["user" => …, "pass" => …];
+/// null or false for none. Sets the target's credentials (every caller's target has none yet).
 pub(super) fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
+    (target.username, target.password) = credentials(auth)?;
+    Ok(())
+}
+
+/// (user, password) of an `auth` value (see `apply_auth`); an empty user or
+/// string password counts as none.
+fn credentials(auth: &Zval) -> Result<(Option<String>, Option<String>)> {
     let auth = auth.dereference();
     if auth.is_null() || auth.bool() == Some(false) {
-        return Ok(());
+        return Ok((None, None));
     }
     if let Some(p) = auth.str() {
-        target.password = Some(p.to_string()).filter(|p| !p.is_empty());
-        return Ok(());
+        return Ok((None, Some(p.to_string()).filter(|p| !p.is_empty())));
     }
     let Some(a) = auth.array() else {
         return Err(Error::type_error("connection", format!("auth must be of type string|array, {} given", type_name(auth))));
@@ -128,9 +135,7 @@ pub(super) fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
         _ if a.len() >= 2 => (text(a.get_index(0))?, text(a.get_index(1))?),
         _ => (None, text(a.get_index(0))?),
     };
-    target.username = user.filter(|u| !u.is_empty());
-    target.password = pass;
-    Ok(())
+    Ok((user.filter(|u| !u.is_empty()), pass))
 }
 
 /// The TLS an array asks for, phpredis's way: `'scheme' => 'tls'` (or
@@ -228,9 +233,8 @@ fn sentinel_target(a: &ZendHashTable, list: &Zval) -> Result<Target> {
     };
     let mut target = sentinel_target::from_list(&nodes, &service)?;
     if let Some(auth) = a.get("sentinel_auth") {
-        // Read as `auth` is, then moved to the sentinels' side of the target.
-        let mut scratch = Target::tcp("sentinel", 1);
-        apply_auth(&mut scratch, auth).map_err(|e| match e {
+        // Read as `auth` is, for the sentinels' side of the target.
+        let sentinel_credentials = credentials(auth).map_err(|e| match e {
             // "auth must be …" as "sentinel_auth must be …".
             Error::Param { param, mut invalid } => {
                 invalid.must = format!("sentinel_{}", invalid.must);
@@ -239,7 +243,7 @@ fn sentinel_target(a: &ZendHashTable, list: &Zval) -> Result<Target> {
             other => other,
         })?;
         if let Address::Sentinel(s) = &mut target.address {
-            (s.username, s.password) = (scratch.username, scratch.password);
+            (s.username, s.password) = sentinel_credentials;
         }
     }
     Ok(target)
