@@ -28,8 +28,9 @@ end
 
 -- One limiter on one key: check, then commit when it fits and this is not a
 -- peek, else explain. Returns remaining, reset, retry (nil when it fits), delay.
-local function one_key(key, algo, argv, i, cost, now, injected, peek)
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek)
+-- raw: the key's value when a batch has read it already (see `string` in library.lua).
+local function one_key(key, algo, argv, i, cost, now, injected, peek, raw)
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek, raw)
   if fits and not peek then
     local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
     return rem, reset, nil, delay
@@ -73,11 +74,31 @@ local function each_key(keys, one, ...)
   return table.concat(records) .. table.concat(errors)
 end
 
--- One key of take_many: take's decision as a record.
-local function take_one(key, algo, argv, i, cost, now, injected)
-  local remaining, reset, retry, delay = one_key(key, algo, argv, i, cost, now, injected, false)
+-- One key of take_many: take's decision as a record. `known` (or nil): the
+-- values read_strings read; a value is used once, so a key repeated in the
+-- batch reads what the decision before it wrote.
+local function take_one(key, algo, argv, i, cost, now, injected, known)
+  local raw = nil
+  if known then raw, known[key] = known[key], nil end
+  local remaining, reset, retry, delay = one_key(key, algo, argv, i, cost, now, injected, false, raw)
   if retry and retry < 1 then retry = 1 end
   return struct.pack('<dddd', remaining, reset, retry or 0, delay)
+end
+
+-- The string values of `keys`, by key, read with MGET in slices (Lua's
+-- unpack has a stack limit). A key MGET answers nil for (missing, or not a
+-- string) is left out: its decision reads it with GET, which tells a
+-- foreign type (WRONGTYPE) from a missing key.
+local function read_strings(keys)
+  local known = {}
+  for first = 1, #keys, 1000 do
+    local last = math.min(first + 999, #keys)
+    local values = redis.call('MGET', unpack(keys, first, last))
+    for k = 1, #values do
+      if values[k] then known[keys[first + k - 1]] = values[k] end
+    end
+  end
+  return known
 end
 
 -- consumeMany: one limiter, many keys (one slot: a single server), each
@@ -88,7 +109,8 @@ end
 --          (retry > 0: denied); errors as each_key says
 register('take_many', function(keys, argv, o)
   local algo, i, cost, injected, now = one_limiter(argv, o or 0)
-  return each_key(keys, take_one, algo, argv, i, cost, now, injected)
+  local known = algo.string and read_strings(keys) or nil
+  return each_key(keys, take_one, algo, argv, i, cost, now, injected, known)
 end)
 
 -- consumeMany of a fixed window at cost 1: for every key in order, the hit

@@ -8,9 +8,13 @@
 -- Every algorithm is a table ALGORITHMS.<name> = {
 --   nargs   how many of its arguments follow its name in ARGV,
 --   clock   false when it needs no TIME (the fixed window: its clock is the key's expiry),
---   check(key, argv, i, cost, now, injected, consuming) -> fits, remaining, s1, s2, s3
+--   string  true when its state is a string that check reads with GET: a
+--           batch may read many such keys with one MGET and pass each value
+--           as `raw` (about 0.5 µs less per key than a GET of its own),
+--   check(key, argv, i, cost, now, injected, consuming, raw) -> fits, remaining, s1, s2, s3
 --           argv[i + 1 .. i + nargs] are its arguments (strings); reads the
---           key and decides whether `cost` fits at `now` (µs): `remaining` is
+--           key (or takes `raw`, its value already read, when not nil) and
+--           decides whether `cost` fits at `now` (µs): `remaining` is
 --           what is left before any write, s1..s3 what explain/commit need.
 --           Writes nothing, except what a consuming call may do first
 --           (drop log entries that left the window, give an expiry to a

@@ -16,11 +16,12 @@
 ALGORITHMS.fixed_window = {
   nargs = 2,
   clock = false,
+  string = true,
 
-  check = function(key, argv, i, cost, now, injected, consuming)
+  check = function(key, argv, i, cost, now, injected, consuming, raw)
     local window, limit = num(argv[i + 1]), num(argv[i + 2])
     local now_ms = injected and math.floor(now / 1000)
-    local raw = redis.call('GET', key)
+    if raw == nil then raw = redis.call('GET', key) end
     local used = tonumber(raw or '0')
     if used == nil then refuse('a value that is not a fixed-window counter') end
     -- ms left in the window; -window: the counter has no expiry (it came from

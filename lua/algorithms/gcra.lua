@@ -28,11 +28,12 @@ end
 ALGORITHMS.gcra = {
   nargs = 2,
   clock = true,
+  string = true,
 
-  check = function(key, argv, i, cost, now)
+  check = function(key, argv, i, cost, now, injected, consuming, raw)
     local interval, tolerance = num(argv[i + 1]), num(argv[i + 2])
     local tat = now
-    local raw = redis.call('GET', key)
+    if raw == nil then raw = redis.call('GET', key) end
     if raw then
       tat = tonumber(raw)
       if tat == nil or tat ~= math.floor(tat) or tat < 0 or tat > 9007199254740991 then

@@ -14,11 +14,12 @@
 ALGORITHMS.leaky_bucket = {
   nargs = 3,
   clock = true,
+  string = true,
 
-  check = function(key, argv, i, cost, now)
+  check = function(key, argv, i, cost, now, injected, consuming, raw)
     local capacity = num(argv[i + 1])
     local level = 0
-    local raw = redis.call('GET', key)
+    if raw == nil then raw = redis.call('GET', key) end
     if raw then
       local v, ts = unpack_state(raw, 'leaky bucket')
       -- A clock that went back (failover) drains nothing rather than too much.

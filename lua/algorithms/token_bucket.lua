@@ -15,11 +15,12 @@
 ALGORITHMS.token_bucket = {
   nargs = 2,
   clock = true,
+  string = true,
 
-  check = function(key, argv, i, cost, now)
+  check = function(key, argv, i, cost, now, injected, consuming, raw)
     local capacity = num(argv[i + 1])
     local tokens = capacity
-    local raw = redis.call('GET', key)
+    if raw == nil then raw = redis.call('GET', key) end
     if raw then
       local v, ts = unpack_state(raw, 'token bucket')
       -- A clock that went back (failover) refills nothing rather than too much.
