@@ -75,8 +75,8 @@ local function each_key(keys, one, ...)
 end
 
 -- One key of take_many: take's decision as a record. `known` (or nil): the
--- values read_strings read; a value is used once, so a key repeated in the
--- batch reads what the decision before it wrote.
+-- values read_strings read (false: missing); a value is used once, so a key
+-- repeated in the batch reads what the decision before it wrote.
 local function take_one(key, algo, argv, i, cost, now, injected, known)
   local raw = nil
   if known then raw, known[key] = known[key], nil end
@@ -86,17 +86,27 @@ local function take_one(key, algo, argv, i, cost, now, injected, known)
 end
 
 -- The string values of `keys`, by key, read with MGET in slices (Lua's
--- unpack has a stack limit). A key MGET answers nil for (missing, or not a
--- string) is left out: its decision reads it with GET, which tells a
--- foreign type (WRONGTYPE) from a missing key.
+-- unpack has a stack limit). MGET answers nil both for a missing key and for
+-- one of another type, which a decision must refuse: so the keys it answers
+-- nil for are known missing (false) only when one EXISTS over all of them
+-- counts none; otherwise they are left out, and each decision reads its key
+-- with GET (WRONGTYPE for a foreign type).
 local function read_strings(keys)
-  local known = {}
+  local known, absent = {}, {}
   for first = 1, #keys, 1000 do
     local last = math.min(first + 999, #keys)
     local values = redis.call('MGET', unpack(keys, first, last))
     for k = 1, #values do
-      if values[k] then known[keys[first + k - 1]] = values[k] end
+      local key = keys[first + k - 1]
+      if values[k] then known[key] = values[k] else absent[#absent + 1] = key end
     end
+  end
+  local none = true
+  for first = 1, #absent, 1000 do
+    none = none and redis.call('EXISTS', unpack(absent, first, math.min(first + 999, #absent))) == 0
+  end
+  if none then
+    for _, key in ipairs(absent) do known[key] = false end
   end
   return known
 end

@@ -13,7 +13,8 @@
 --           as `raw` (about 0.5 µs less per key than a GET of its own),
 --   check(key, argv, i, cost, now, injected, consuming, raw) -> fits, remaining, s1, s2, s3
 --           argv[i + 1 .. i + nargs] are its arguments (strings); reads the
---           key (or takes `raw`, its value already read, when not nil) and
+--           key (or takes `raw`, its value already read, when not nil;
+--           false: the key is missing) and
 --           decides whether `cost` fits at `now` (µs): `remaining` is
 --           what is left before any write, s1..s3 what explain/commit need.
 --           Writes nothing, except what a consuming call may do first
