@@ -80,21 +80,44 @@ fn property_info(ce: *const zend_class_entry, name: &str) -> Option<&'static zen
     unsafe { found.as_ref()?.value.ptr.cast::<zend_property_info>().as_ref() }
 }
 
+/// Where the declared property `name` lives in objects of `ce`: a byte
+/// offset, the same for every object of the class, so it may be found once.
+pub fn property_offset(ce: *const zend_class_entry, name: &str) -> Option<u32> {
+    property_info(ce, name).map(|info| info.offset)
+}
+
+/// The slot at `offset` (`property_offset` of the object's class) in `object`'s
+/// property table. Writing it directly is how the engine's own classes
+/// initialise readonly properties: PHP code can never write them, the
+/// extension always can.
+///
+/// # Safety
+/// `offset` must come from `property_offset` of `object`'s own class.
+unsafe fn slot_at(object: &mut ZendObject, offset: u32) -> &mut Zval {
+    unsafe { &mut *(object as *mut zend_object).byte_add(offset as usize).cast::<Zval>() }
+}
+
 /// The slot of the declared property `name` in `object`'s property table.
-/// Writing it directly is how the engine's own classes initialise readonly
-/// properties: PHP code can never write them, the extension always can.
 pub fn property_slot<'a>(object: &'a mut ZendObject, name: &str) -> Option<&'a mut Zval> {
-    let info = property_info(object.ce, name)?;
-    let slot = unsafe { (object as *mut zend_object).byte_add(info.offset as usize).cast::<Zval>() };
-    Some(unsafe { &mut *slot })
+    let offset = property_offset(object.ce, name)?;
+    Some(unsafe { slot_at(object, offset) })
+}
+
+/// Writes `value` into the slot at `offset`, marking it initialized.
+///
+/// # Safety
+/// `offset` must come from `property_offset` of `object`'s own class.
+pub unsafe fn write_slot(object: &mut ZendObject, offset: u32, value: impl FnOnce(&mut Zval)) {
+    let slot = unsafe { slot_at(object, offset) };
+    value(slot);
+    unsafe { slot.u2.extra &= !IS_PROP_UNINIT };
 }
 
 /// Writes `value` into the property `name` of `object`, marking it initialized.
 /// Returns false when the class declares no such property.
 pub fn write_property(object: &mut ZendObject, name: &str, value: impl FnOnce(&mut Zval)) -> bool {
-    let Some(slot) = property_slot(object, name) else { return false };
-    value(slot);
-    unsafe { slot.u2.extra &= !IS_PROP_UNINIT };
+    let Some(offset) = property_offset(object.ce, name) else { return false };
+    unsafe { write_slot(object, offset, value) };
     true
 }
 
