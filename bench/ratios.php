@@ -62,33 +62,54 @@ function ratio_runs(array $ids): array
     return $runs;
 }
 
-/** [kind][algo][label] => median µs per decision over the rounds. */
+/** The timing of one way is split into this many chunks, alternating with the other way(s) of its row. */
+const RATIO_CHUNKS = 10;
+
+/**
+ * [kind][algo][label] => µs per decision, one per round. A round flushes Redis
+ * once per (kind, algorithm), then times that row's ways in RATIO_CHUNKS
+ * alternating chunks (order reversed every other chunk), so both sides of a
+ * ratio are timed within the same fraction of a second: on a VM whose speed
+ * drifts by tens of percent over seconds, a ratio of two timings taken apart
+ * measures the drift as much as the two ways.
+ */
 function measure_ratios(array $ids, int $n, int $rounds, Redis $ctl): array
 {
     $runs = ratio_runs($ids);
-    $flat = [];
-    foreach ($runs as $kind => $byAlgo) foreach ($byAlgo as $algo => $byLabel) foreach ($byLabel as $label => $run) $flat[] = [$kind, $algo, $label, $run];
+    $chunk = max(BATCH, intdiv($n, RATIO_CHUNKS * BATCH) * BATCH);   // whole batches
     $samples = [];
     for ($round = 0; $round < $rounds; $round++) {
         log_line(sprintf('issue 10 ratios, round %d/%d', $round + 1, $rounds));
-        foreach ($round % 2 ? array_reverse($flat) : $flat as [$kind, $algo, $label, $run]) {
+        foreach ($runs as $kind => $byAlgo) foreach ($byAlgo as $algo => $byLabel) {
             $ctl->flushAll();
-            $samples[$kind][$algo][$label][] = time_decisions($run, $n);
+            $spent = array_fill_keys(array_keys($byLabel), 0.0);
+            for ($c = 0; $c < RATIO_CHUNKS; $c++) {
+                $labels = ($round + $c) % 2 ? array_reverse(array_keys($byLabel)) : array_keys($byLabel);
+                foreach ($labels as $label) $spent[$label] += time_decisions($byLabel[$label], $chunk);
+            }
+            foreach ($spent as $label => $us) $samples[$kind][$algo][$label][] = $us / RATIO_CHUNKS;
         }
     }
-    $out = [];
-    foreach ($samples as $kind => $byAlgo) foreach ($byAlgo as $algo => $byLabel) foreach ($byLabel as $label => $v) $out[$kind][$algo][$label] = median($v);
-    return $out;
+    return $samples;
 }
 
-/** The targets of issue 10 as rows: what, algorithm, slower µs, faster µs, ratio, target, met. */
+/**
+ * The targets of issue 10 as rows: what, algorithm, median µs of the slower and
+ * the faster way, the ratio (the median over rounds of each round's ratio) and
+ * the range of the rounds' ratios, target, met.
+ */
 function ratio_rows(array $m): array
 {
     $rows = [];
-    $row = function (string $what, string $algo, float $num, float $den, string $op, float $target) use (&$rows) {
-        $ratio = $num / $den;
+    $row = function (string $what, string $algo, array $slow, array $fast, string $op, float $target) use (&$rows) {
+        $each = array_map(fn ($a, $b) => $a / $b, $slow, $fast);
+        $ratio = median($each);
+        $low = min($each);
+        $high = max($each);
+        $num = median($slow);
+        $den = median($fast);
         $met = $op === '>=' ? $ratio >= $target : $ratio <= $target;
-        $rows[] = compact('what', 'algo', 'num', 'den', 'ratio', 'op', 'target', 'met');
+        $rows[] = compact('what', 'algo', 'num', 'den', 'ratio', 'low', 'high', 'op', 'target', 'met');
     };
     foreach ($m['block cache'] ?? [] as $algo => $t) {
         $row('blocked id: round trip ÷ block cache', $algo, $t['denial by a round trip'], $t['denial from the block cache'], '>=', 20);

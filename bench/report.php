@@ -90,13 +90,13 @@ $out[] = '';
 
 $out[] = '## Fewer round trips (issue 10)';
 $out[] = '';
-$out[] = sprintf('Same process, %s decisions per timing (nothing denied but the blocked id), %d round(s), order reversed every other round, Redis flushed before each timing, median; µs per decision (a compound decision counts once). A compound has 3 members of the same algorithm under 3 prefixes; "1 limiter" is one of them alone.', $f($r['ratio_n'], 0), $cfg['rounds']);
+$out[] = sprintf('Same process, %s decisions per way and round (nothing denied but the blocked id), %d round(s). Each round flushes Redis once per row, then times the row\'s ways in %d alternating chunks (order reversed every other chunk), so both sides of a ratio see the machine in the same state. µs per decision (a compound decision counts once): median over rounds; ratio: median of the rounds\' ratios, with their range. A compound has 3 members of the same algorithm under 3 prefixes; "1 limiter" is one of them alone.', $f($r['ratio_n'], 0), $cfg['rounds'], $r['ratio_chunks']);
 $out[] = '';
-$out[] = '| ratio | algorithm | µs (numerator) | µs (denominator) | ratio | target | |';
-$out[] = '|---|---|---:|---:|---:|---:|---|';
+$out[] = '| ratio | algorithm | µs (numerator) | µs (denominator) | ratio | rounds | target | |';
+$out[] = '|---|---|---:|---:|---:|---:|---:|---|';
 foreach ($r['ratios'] as $row) {
-    $out[] = sprintf('| %s | %s | %s | %s | %.2f | %s %s | %s |', $row['what'], $row['algo'], $f($row['num'], 2), $f($row['den'], 2),
-        $row['ratio'], $row['op'] === '>=' ? '≥' : '≤', $row['target'], $row['met'] ? 'met' : '**missed**');
+    $out[] = sprintf('| %s | %s | %s | %s | %.2f | %.2f–%.2f | %s %s | %s |', $row['what'], $row['algo'], $f($row['num'], 2), $f($row['den'], 2),
+        $row['ratio'], $row['low'], $row['high'], $row['op'] === '>=' ? '≥' : '≤', $row['target'], $row['met'] ? 'met' : '**missed**');
 }
 $out[] = '';
 

@@ -63,6 +63,7 @@ echo json_encode([
     'config' => array_diff_key($cfg, ['port' => 1, 'socket' => 1]),
     'throughput_n' => $tn,
     'ratio_n' => $ratioN,
+    'ratio_chunks' => RATIO_CHUNKS,
     'load_start' => $load0,
     'load_end' => sys_getloadavg(),
     'wall_s' => time() - $started,
