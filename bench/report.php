@@ -96,7 +96,8 @@ $out[] = '| ratio | algorithm | µs (numerator) | µs (denominator) | ratio | ro
 $out[] = '|---|---|---:|---:|---:|---:|---:|---|';
 foreach ($r['ratios'] as $row) {
     $out[] = sprintf('| %s | %s | %s | %s | %.2f | %.2f–%.2f | %s %s | %s |', $row['what'], $row['algo'], $f($row['num'], 2), $f($row['den'], 2),
-        $row['ratio'], $row['low'], $row['high'], $row['op'] === '>=' ? '≥' : '≤', $row['target'], $row['met'] ? 'met' : '**missed**');
+        $row['ratio'], $row['low'], $row['high'], ['>=' => '≥', '<=' => '≤', 'floor' => '(floor, not a limiter:'][$row['op']], $row['op'] === 'floor' ? 'no target)' : $row['target'],
+        $row['met'] === null ? '' : ($row['met'] ? 'met' : '**missed**'));
 }
 $out[] = '';
 
