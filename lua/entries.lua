@@ -85,29 +85,34 @@ local function take_one(key, algo, argv, i, cost, now, injected, known)
   return struct.pack('<dddd', remaining, reset, retry or 0, delay)
 end
 
--- The string values of `keys`, by key, read with MGET in slices (Lua's
--- unpack has a stack limit). MGET answers nil both for a missing key and for
--- one of another type, which a decision must refuse: so the keys it answers
--- nil for are known missing (false) only when one EXISTS over all of them
--- counts none; otherwise they are left out, and each decision reads its key
--- with GET (WRONGTYPE for a foreign type).
+-- redis.call(command, ...) over `list` in slices of at most SLICE (Lua's
+-- unpack has a stack limit): the replies, one per slice, in order.
+local SLICE = 1000
+local function sliced(command, list)
+  local replies = {}
+  for first = 1, #list, SLICE do
+    replies[#replies + 1] = redis.call(command, unpack(list, first, math.min(first + SLICE - 1, #list)))
+  end
+  return replies
+end
+
+-- The string values of `keys`, by key, read with MGET. MGET answers nil
+-- both for a missing key and for one of another type, which a decision must
+-- refuse: so the keys it answers nil for are known missing (false) only when
+-- EXISTS over all of them counts none; otherwise they are left out, and each
+-- decision reads its key with GET (WRONGTYPE for a foreign type).
 local function read_strings(keys)
   local known, absent = {}, {}
-  for first = 1, #keys, 1000 do
-    local last = math.min(first + 999, #keys)
-    local values = redis.call('MGET', unpack(keys, first, last))
+  for s, values in ipairs(sliced('MGET', keys)) do
     for k = 1, #values do
-      local key = keys[first + k - 1]
+      local key = keys[(s - 1) * SLICE + k]
       if values[k] then known[key] = values[k] else absent[#absent + 1] = key end
     end
   end
-  local none = true
-  for first = 1, #absent, 1000 do
-    none = none and redis.call('EXISTS', unpack(absent, first, math.min(first + 999, #absent))) == 0
+  for _, found in ipairs(sliced('EXISTS', absent)) do
+    if found > 0 then return known end
   end
-  if none then
-    for _, key in ipairs(absent) do known[key] = false end
-  end
+  for _, key in ipairs(absent) do known[key] = false end
   return known
 end
 
