@@ -95,9 +95,10 @@ $out[] = '';
 $out[] = '| ratio | algorithm | µs (numerator) | µs (denominator) | ratio | rounds | target | |';
 $out[] = '|---|---|---:|---:|---:|---:|---:|---|';
 foreach ($r['ratios'] as $row) {
-    $out[] = sprintf('| %s | %s | %s | %s | %.2f | %.2f–%.2f | %s %s | %s |', $row['what'], $row['algo'], $f($row['num'], 2), $f($row['den'], 2),
-        $row['ratio'], $row['low'], $row['high'], ['>=' => '≥', '<=' => '≤', 'floor' => '(floor, not a limiter:'][$row['op']], $row['op'] === 'floor' ? 'no target)' : $row['target'],
-        $row['met'] === null ? '' : ($row['met'] ? 'met' : '**missed**'));
+    $target = $row['op'] === 'floor' ? '(floor, not a limiter: no target)' : ($row['op'] === '>=' ? '≥ ' : '≤ ') . $row['target'];
+    $met = $row['met'] === null ? '' : ($row['met'] ? 'met' : '**missed**');
+    $out[] = sprintf('| %s | %s | %s | %s | %.2f | %.2f–%.2f | %s | %s |', $row['what'], $row['algo'], $f($row['num'], 2), $f($row['den'], 2),
+        $row['ratio'], $row['low'], $row['high'], $target, $met);
 }
 $out[] = '';
 
