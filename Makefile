@@ -2,13 +2,17 @@
 SHELL := /bin/bash
 PHP ?= php
 PHP_CONFIG ?= php-config
-DEB_PACKAGES := php8.2-dev php8.2-cli php8.2-redis redis-server redis-tools clang libclang-dev php8.2-fpm nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache dpkg-dev gnuplot-nox openssl
+# The distribution's default PHP (php-dev, php-cli, … follow it: 8.2 on Debian 12,
+# 8.4 on Debian 13), or PHP_VERSION=8.3 for that version's phpX.Y-* packages.
+PHP_VERSION ?=
+PHP_PACKAGES := $(addprefix php$(PHP_VERSION)-,dev cli redis fpm)
+DEB_PACKAGES := $(PHP_PACKAGES) build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache dpkg-dev gnuplot-nox openssl
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
 
 
-.PHONY: help deps build test test-faults test-valgrind test-php test-fpm demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build test test-faults test-valgrind test-php test-fpm matrix demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -44,6 +48,9 @@ test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
 	scripts/fpm-load.bash
 
+matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6); ROWS="trixie-redis …" to pick; needs root
+	scripts/matrix.bash $(ROWS)
+
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
 	scripts/demo.bash
 
@@ -56,7 +63,7 @@ uninstall: ## remove what make install put in place (an edited ini is kept, and 
 check-packaging: $(SO) ## make deb + apt install + smoke test + purge, make install/uninstall, the phpize path; installs for real (shared machine: scripts/isolated.bash make check-packaging)
 	scripts/check-packaging.bash
 
-deb: $(SO) ## Debian package dist/php8.2-ratelimit_<version>_<arch>.deb (apt install ./dist/php8.2-ratelimit_*.deb)
+deb: $(SO) ## Debian package dist/php<X.Y>-ratelimit_<version>_<arch>.deb for php-config's PHP (apt install ./dist/php*-ratelimit_*.deb)
 	scripts/build-deb.bash "$(SO)" "$(PHP_CONFIG)"
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension

@@ -10,8 +10,8 @@ file_put_contents($script, '<?php require ' . var_export(__DIR__ . '/config.inc'
 $s = rl_start_redis();
 echo $s["pid"], " ", $s["dir"], "\n";
 throw new LogicException("the test dies");');
-// The same PHP and ini as this test (posix comes from the ini).
-$out = (string) shell_exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg($script) . ' 2>&1');
+// The same PHP and extensions as this test (posix among them), no php.ini.
+$out = (string) shell_exec(rl_php_shell() . ' ' . escapeshellarg($script) . ' 2>&1');
 unlink($script);
 [$pid, $dir] = explode(' ', trim(strtok($out, "\n")), 2) + [1 => ''];
 echo "the child started a server: ", var_export(ctype_digit($pid) && $dir !== '', true), "\n";

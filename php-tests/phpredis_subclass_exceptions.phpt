@@ -56,8 +56,8 @@ try {
 }
 echo "after\n";
 PHP;
-$so = realpath(__DIR__ . '/../modules/ratelimit.so');
-$proc = proc_open([PHP_BINARY, '-d', "extension=$so", '-r', $code], [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
+// A child PHP without php.ini: an installed copy of the extension stays out.
+$proc = proc_open([...rl_php_command(), '-r', $code], [1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
 echo stream_get_contents($pipes[1]), stream_get_contents($pipes[2]);
 echo "exit code ", proc_close($proc), "\n";
 ?>

@@ -2,7 +2,7 @@
 # `make test-fpm`: the extension in a real PHP-FPM pool behind nginx, under load.
 #
 # Starts, on loopback ports the kernel says are free and in a temp dir, a
-# redis-server, php-fpm8.2 (4 static workers, the extension loaded, no system
+# redis-server, the php-fpm of the PHP on PATH (php-fpmX.Y; 4 static workers, the extension loaded, no system
 # php.ini) and nginx passing every request to examples/fpm/limit.php over
 # FastCGI; all are stopped by PID on exit, also on failure. Then, with ab:
 #   1. 6 client ids x 700 requests at once: exactly 100 accepted (HTTP 200) per
@@ -17,7 +17,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
-PATH="$PATH:/usr/sbin:/sbin" # php-fpm8.2 and nginx live there; not in every user's PATH
+PATH="$PATH:/usr/sbin:/sbin" # php-fpmX.Y and nginx live there; not in every user's PATH
+# The FPM of the same PHP as the CLI that runs the tests (Debian names it by version).
+php_fpm=php-fpm$(php -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
 
 WORKERS=4 IDS=6 EACH=700 CONC=8 LIMIT=100 # LIMIT must match examples/fpm/limit.php
 so=$(realpath "${RATELIMIT_SO:-modules/ratelimit.so}")
@@ -28,7 +30,7 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN {printf \"%.2f\", $*}"; }
 t0=$(now)
 
-for tool in php-fpm8.2 nginx ab redis-server redis-cli; do
+for tool in "$php_fpm" nginx ab "$REDIS_SERVER_BIN" "$REDIS_CLI_BIN"; do
   command -v "$tool" >/dev/null || { echo "fpm-load: $tool not found (make deps installs it)"; exit 2; }
 done
 [ -f "$so" ] || { echo "fpm-load: no $so (make build)"; exit 2; }
@@ -72,7 +74,7 @@ wait_port() {
 # Every redis-cli connection this script makes is counted (a line in a file:
 # most calls run in subshells), so that Redis' total_connections_received
 # minus ours is what the FPM workers opened.
-rcli() { echo >>"$dir/checker"; redis-cli -p "$REDIS_PORT" "$@"; }
+rcli() { echo >>"$dir/checker"; "$REDIS_CLI_BIN" -p "$REDIS_PORT" "$@"; }
 checker_conns() { wc -l <"$dir/checker"; }
 # CLIENT LIST without the asking connection: "id=... addr=..." lines.
 others() { printf 'CLIENT ID\nCLIENT LIST\n' | rcli | awk 'NR == 1 {me = "id=" $1 " "; next} index($0, me) != 1'; }
@@ -100,7 +102,7 @@ pm.max_children = $WORKERS
 pm.max_requests = 0
 catch_workers_output = yes
 EOF
-php-fpm8.2 -n -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
+"$php_fpm" -n -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
   -d ratelimit.connect_timeout=0.5 -d ratelimit.timeout=1 \
   "${as_root[@]}" -y "$dir/fpm.conf" -F >"$dir/fpm.out" 2>&1 &
 FPM_PID=$!

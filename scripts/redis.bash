@@ -5,6 +5,11 @@
 #   redis_crash                                SIGKILLs it, keeping its port and dir (restart tests)
 #   redis_restart [extra redis-server args...]  starts it again on the same port and dir
 
+# The server binary (RATELIMIT_TEST_SERVER: redis-server, valkey-server, or a
+# wrapper running another release's) and the CLI that asks it for PONG.
+REDIS_SERVER_BIN=${RATELIMIT_TEST_SERVER:-redis-server}
+case $(basename "$REDIS_SERVER_BIN") in valkey*) REDIS_CLI_BIN=${RATELIMIT_TEST_CLI:-valkey-cli} ;; *) REDIS_CLI_BIN=${RATELIMIT_TEST_CLI:-redis-cli} ;; esac
+
 # A port the kernel says is free now (bind to port 0, read it back, release it).
 free_port() {
   php -n -r '$s = stream_socket_server("tcp://127.0.0.1:0", $e, $m) or exit(1);
@@ -19,20 +24,20 @@ redis_start() {
     REDIS_PORT=$(free_port) || return 1
     redis_launch "$@" && return 0
   done
-  echo "could not start redis-server (see $REDIS_DIR/redis.log)" >&2
+  echo "could not start $REDIS_SERVER_BIN (see $REDIS_DIR/redis.log)" >&2
   return 1
 }
 
 # One redis-server on REDIS_PORT in REDIS_DIR; 0 once it answers PING, 1 when
 # it died first (the port was taken in between).
 redis_launch() {
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
+  "$REDIS_SERVER_BIN" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
     --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 \
     --save '' --appendonly no --daemonize no --logfile "$REDIS_DIR/redis.log" "$@" &
   REDIS_PID=$!
   local i
   for i in $(seq 1 100); do
-    if redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
+    if "$REDIS_CLI_BIN" -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
       export REDIS_PORT REDIS_PID REDIS_DIR REDIS_SOCKET
       return 0
     fi

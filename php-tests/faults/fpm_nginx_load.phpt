@@ -3,7 +3,7 @@ PHP-FPM (4 static workers) behind nginx under ab load: exact counts per client, 
 --SKIPIF--
 <?php
 require __DIR__ . '/../skipif.inc';
-foreach (['php-fpm8.2', 'nginx', 'ab'] as $tool) {
+foreach (['php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'nginx', 'ab'] as $tool) {
     if (trim((string) shell_exec('PATH="$PATH:/usr/sbin:/sbin" command -v ' . $tool)) === '') {
         die("skip needs $tool (make deps installs it)");
     }

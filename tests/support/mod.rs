@@ -9,6 +9,12 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The server binary (RATELIMIT_TEST_SERVER: redis-server, valkey-server, or
+/// a wrapper running another release's), as the phpt harness takes it.
+pub fn server_binary() -> String {
+    std::env::var("RATELIMIT_TEST_SERVER").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "redis-server".to_string())
+}
+
 pub struct RedisServer {
     pub port: u16,
     child: Child,
@@ -18,19 +24,20 @@ pub struct RedisServer {
 /// `None` only when skipping was asked for outside CI.
 pub fn start() -> Option<RedisServer> {
     let skip = std::env::var("RATELIMIT_SKIP_REDIS_TESTS").is_ok_and(|v| v == "1") && std::env::var("CI").is_err();
-    if Command::new("redis-server").arg("--version").output().is_err() {
+    let binary = server_binary();
+    if Command::new(&binary).arg("--version").output().is_err() {
         if skip {
-            eprintln!("SKIPPED: no redis-server on PATH (RATELIMIT_SKIP_REDIS_TESTS=1)");
+            eprintln!("SKIPPED: no {binary} on PATH (RATELIMIT_SKIP_REDIS_TESTS=1)");
             return None;
         }
-        panic!("redis-server is not on PATH: `make deps` installs it (or RATELIMIT_SKIP_REDIS_TESTS=1 to skip outside CI)");
+        panic!("{binary} is not on PATH: `make deps` installs redis-server (or RATELIMIT_SKIP_REDIS_TESTS=1 to skip outside CI)");
     }
     for _ in 0..5 {
         if let Some(server) = RedisServer::launch() {
             return Some(server);
         }
     }
-    panic!("could not start redis-server on a free loopback port");
+    panic!("could not start {} on a free loopback port", server_binary());
 }
 
 impl RedisServer {
@@ -38,7 +45,7 @@ impl RedisServer {
         let port = TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
         let dir = std::env::temp_dir().join(format!("ratelimit-cargo-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).ok()?;
-        let child = Command::new("redis-server")
+        let child = Command::new(server_binary())
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .arg("--dir")
             .arg(&dir)

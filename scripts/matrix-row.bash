@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One row of `make matrix`, run inside its Debian root by scripts/matrix.bash
+# (chrooted, the host's Rust toolchain bound at /root/.cargo and /root/.rustup,
+# a copy of the checkout in /build/ratelimit): what a new user of that
+# release does, then the README's test command against the row's server.
+#
+# Environment: RATELIMIT_MATRIX_ROW (the row's name), RATELIMIT_TEST_SERVER
+# (the server binary every test starts), CARGO_TARGET_DIR; TESTS (phpt files
+# or dirs) runs only those, without cargo test: for working on one row, never
+# for the table.
+# Writes /build/versions.<row>: the versions seen, as cells of the matrix table.
+set -euo pipefail
+cd /build/ratelimit
+row=${RATELIMIT_MATRIX_ROW:?}
+server=${RATELIMIT_TEST_SERVER:-redis-server}
+
+make deps
+# The server binary the row names must be there: a row never falls back to another server.
+command -v "$server" >/dev/null || { echo "row $row: no $server in this root"; exit 1; }
+
+pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | sed 's/^[0-9]*://; s/[-+~].*//' || echo '?'; }
+php_ver=$(php -n -r 'echo PHP_VERSION;')
+phpredis=$(php -r 'echo phpversion("redis") ?: "none";')
+server_ver=$("$server" --version | grep -oE 'v=[0-9.]+' | cut -c3-)
+case $server in valkey*) server_name=Valkey ;; *) server_name=Redis ;; esac
+echo "$(cut -d. -f1 /etc/debian_version 2>/dev/null | sed 's/^[a-z].*/sid/') | $php_ver | $phpredis | $server_name $server_ver | $(openssl version | cut -d' ' -f2) | $(pkg php-laravel-framework) | $(pkg php-symfony-rate-limiter)" >"/build/versions.$row"
+cat "/build/versions.$row"
+
+make build
+if [ -n "${TESTS:-}" ]; then
+  make test-php TESTS="$TESTS"
+else
+  make test
+fi

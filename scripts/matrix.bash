@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# `make matrix`: the whole suite (build, cargo test, the phpt suite) on other
+# Debian releases, each in a root of its own, with the host's Rust toolchain.
+#
+#   scripts/matrix.bash [row ...]        default: every row below
+#   TESTS=php-tests/frameworks scripts/matrix.bash sid-valkey
+#                                        only those phpt tests (no cargo test)
+#
+# A root per Debian suite is built once with mmdebstrap and kept under
+# RATELIMIT_MATRIX_DIR (default /var/cache/ratelimit-matrix, outside the work
+# tree); `make deps` then runs inside it as on a fresh machine of that release.
+# Each row runs in a private mount namespace (unshare), so the binds it makes
+# (/proc, /dev, ~/.cargo, ~/.rustup, the checkout) vanish with it whatever
+# happens; the processes it leaves in its root are stopped by PID afterwards.
+# The checkout is copied (tracked and untracked files, not target/ or
+# modules/) into the root's /build/ratelimit and built there with the root's
+# own target dir, so no row touches the host's build.
+#
+# Prints a table (row × versions × passed/failed/skipped) and writes it to
+# RATELIMIT_MATRIX_DIR/matrix.md; a run of every row also puts it into
+# docs/install.md between its matrix markers. Exit status: 0 only when every
+# row was built and passed; a row that cannot be built says why and fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+checkout=$PWD
+dir=${RATELIMIT_MATRIX_DIR:-/var/cache/ratelimit-matrix}
+
+# row  suite  server binary  what it is for
+ROWS='
+bookworm       bookworm  redis-server   Debian 12: PHP 8.2, phpredis 5.3, Redis 7.0, Laravel 8, Symfony 5.4
+trixie-redis   trixie    redis-server   Debian 13: PHP 8.4, phpredis 6.2, Redis 8.0, openssl 3.5, Laravel 10, Symfony 6.4
+trixie-valkey  trixie    valkey-server  the same against Valkey 8.1
+sid-valkey     sid       valkey-server  the sid snapshot: Laravel 13, Symfony 7.4, Valkey 9.1
+redis6         bookworm  redis6-server  Debian 12 against a real Redis 6.0 (bullseye'"'"'s redis-server): no Functions, EVALSHA
+'
+all_rows=$(awk 'NF {print $1}' <<<"$ROWS")
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || mapfile -t rows <<<"$all_rows"
+for row in "${rows[@]}"; do
+  grep -qx "$row" <<<"$all_rows" || { echo "unknown row: $row (rows: $(echo $all_rows))" >&2; exit 2; }
+done
+field() { awk -v r="$1" -v f="$2" '$1 == r {print $f}' <<<"$ROWS"; }
+about() { awk -v r="$1" '$1 == r {$1 = $2 = $3 = ""; sub(/^ +/, ""); print}' <<<"$ROWS"; }
+
+[ "$(id -u)" = 0 ] || { echo "make matrix needs root (mmdebstrap, chroot, mount)" >&2; exit 2; }
+command -v mmdebstrap >/dev/null || apt-get install -y -qq mmdebstrap >/dev/null || { echo "cannot install mmdebstrap" >&2; exit 1; }
+mkdir -p "$dir/roots" "$dir/logs"
+# The crates are fetched here, where the machine's own certificates are
+# trusted; the roots then build offline from the shared ~/.cargo.
+cargo fetch --locked --quiet || { echo "cargo fetch failed" >&2; exit 1; }
+
+# Packages a suite's root starts with, before `make deps` runs in it.
+suite_packages() {
+  case $1 in
+    trixie | sid) echo make,ca-certificates,valkey-server,valkey-tools ;;
+    bullseye) echo redis-server ;;
+    *) echo make,ca-certificates ;;
+  esac
+}
+
+# The root of a suite, built when missing. Prints its path; 1 when it could
+# not be built (mmdebstrap's log says why).
+root_of() {
+  local suite=$1 root=$dir/roots/$1 opts=()
+  [ -f "$root/.ratelimit-ready" ] && { echo "$root"; return 0; }
+  # sid here is a frozen snapshot whose Release file is past its date.
+  [ "$suite" = sid ] && opts+=(--aptopt='Acquire::Check-Valid-Until "false"')
+  rm -rf "$root" "$root.new"
+  echo "building the $suite root (mmdebstrap)..." >&2
+  if ! mmdebstrap --variant=apt "${opts[@]}" --include="$(suite_packages "$suite")" "$suite" "$root.new" >"$dir/logs/root-$suite.log" 2>&1; then
+    rm -rf "$root.new"
+    echo "mmdebstrap $suite failed: $(tail -3 "$dir/logs/root-$suite.log" | tr '\n' ' ')" >&2
+    return 1
+  fi
+  mv "$root.new" "$root" && touch "$root/.ratelimit-ready" && echo "$root"
+}
+
+# Stops every process still running inside $1 (a test that left a server).
+stop_processes_in() {
+  local root pid pids=()
+  root=$(realpath "$1")
+  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+    [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$root" ] && pids+=("$pid")
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  echo "stopping ${#pids[@]} process(es) left in $root: ${pids[*]}" >&2
+  kill "${pids[@]}" 2>/dev/null; sleep 1; kill -KILL "${pids[@]}" 2>/dev/null
+  return 0
+}
+
+# Runs one row; its log in $dir/logs/<row>.log, its result line in $dir/logs/<row>.result.
+run_row() {
+  local row=$1 suite server root log=$dir/logs/$1.log result=$dir/logs/$1.result redis6=
+  suite=$(field "$row" 2) server=$(field "$row" 3)
+  rm -f "$result"
+  if ! root=$(root_of "$suite"); then
+    echo "$row|root not built: see $dir/logs/root-$suite.log" >"$result"; return 1
+  fi
+  if [ "$row" = redis6 ]; then
+    redis6=$(root_of bullseye) || { echo "$row|bullseye root not built: see $dir/logs/root-bullseye.log" >"$result"; return 1; }
+    # exec: the harness stops the server by the PID it started.
+    printf '#!/bin/sh\nexec chroot /opt/redis6 /usr/bin/redis-server "$@"\n' >"$root/usr/local/bin/redis6-server"
+    chmod 755 "$root/usr/local/bin/redis6-server"
+  fi
+  cp /etc/resolv.conf "$root/etc/resolv.conf" # apt inside the root (make deps)
+  mkdir -p "$root/build/ratelimit" "$root/root/.cargo" "$root/root/.rustup" "$root/opt/redis6"
+  # A fresh copy of the checkout's files (what git tracks or would add).
+  find "$root/build/ratelimit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
+  git -C "$checkout" ls-files -z --cached --others --exclude-standard \
+    | (cd "$checkout" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$root/build/ratelimit"
+  echo "== $row: $(about "$row") (log: $log)"
+  unshare --mount --propagation private bash -c '
+    set -e
+    root=$1 redis6=$2
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mount --bind "$HOME/.cargo" "$root/root/.cargo"
+    mount --bind "$HOME/.rustup" "$root/root/.rustup"
+    # Redis 6 runs from the bullseye root, chrooted there; /tmp is shared so
+    # the paths the harness gives it (--dir, sockets, configs, certificates) are the same.
+    if [ -n "$redis6" ]; then
+      mount --bind "$redis6" "$root/opt/redis6"
+      mount --bind "$root/tmp" "$root/opt/redis6/tmp"
+      mount -t proc proc "$root/opt/redis6/proc"
+      mount --rbind /dev "$root/opt/redis6/dev"
+    fi
+    exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 CI="${CI:-}" \
+      PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      CARGO_TARGET_DIR=/build/target CARGO_NET_OFFLINE=true TESTS="${TESTS:-}" RATELIMIT_TEST_SERVER="$3" RATELIMIT_MATRIX_ROW="$4" \
+      bash /build/ratelimit/scripts/matrix-row.bash
+  ' _ "$root" "$redis6" "$server" "$row" >"$log" 2>&1
+  local rc=$?
+  stop_processes_in "$root"
+  [ -n "$redis6" ] && stop_processes_in "$redis6"
+  if [ ! -s "$result" ]; then
+    local summary
+    summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+    echo "$row|${summary:-no summary (exit $rc): see $log}" >"$result"
+  fi
+  return $rc
+}
+
+status=0
+for row in "${rows[@]}"; do
+  run_row "$row" || status=1
+  tail -1 "$dir/logs/$row.log" | sed 's/^/   /'
+done
+
+# The table: what each row saw (matrix-row.bash writes /build/versions.<row>
+# in its root) and how its suite ended.
+table=$dir/matrix.md
+{
+  echo "Measured by \`make matrix\` on $(date -u '+%Y-%m-%d %H:%M UTC'):"
+  echo
+  echo "| row | Debian | PHP | phpredis | server | openssl | Laravel | Symfony | passed | failed | skipped |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  for row in "${rows[@]}"; do
+    root=$dir/roots/$(field "$row" 2)
+    versions=$(cat "$root/build/versions.$row" 2>/dev/null || echo " | | | | | | ")
+    line=$(cut -d'|' -f2- "$dir/logs/$row.result" 2>/dev/null)
+    if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+      skipped=$(grep -aoE '^[0-9]+ test\(s\) skipped' "$dir/logs/$row.log" | grep -oE '^[0-9]+' || echo 0)
+      echo "| $row | $versions | ${BASH_REMATCH[1]} | ${BASH_REMATCH[2]} | $skipped |"
+    else
+      echo "| $row | $versions | – | $line | – |"
+    fi
+  done
+} >"$table"
+cat "$table"
+
+# Only a run of every row, of the whole suite, speaks for the support table.
+if [ "${#rows[@]}" -eq "$(wc -w <<<"$all_rows")" ] && [ -z "${TESTS:-}" ]; then
+  php -n scripts/matrix-docs.php "$table" docs/install.md && echo "docs/install.md: support table updated"
+fi
+[ "$status" -eq 0 ] && echo "matrix: every row passed" || echo "matrix: some row failed"
+exit $status
