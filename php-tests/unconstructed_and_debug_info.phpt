@@ -1,5 +1,5 @@
 --TEST--
-An object whose constructor never ran says so with an Error; __debugInfo shows class, key prefix, policy and remaining, never the connection
+An object whose constructor never ran says so with an Error, and var_dump/print_r/var_export/json_encode print it (its plain properties); __debugInfo shows class, key prefix, policy and remaining, never the connection
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -23,6 +23,12 @@ class MyLimiter extends TokenBucketRateLimiter {
 $m = new MyLimiter('forgot');
 rl_throws(fn () => $m->consume('x'));
 rl_throws(fn () => $m->peek());
+echo "-- an unconstructed object prints (no fatal error from __debugInfo)\n";
+$o = (new ReflectionClass('GcraRateLimiter'))->newInstanceWithoutConstructor();
+var_dump($o);
+echo print_r($o, true), var_export($o, true), "\n", json_encode($o), "\n";
+var_dump($m);
+echo print_r($m, true);
 echo "-- a subclass that calls it works, and keeps its own class\n";
 class GoodLimiter extends TokenBucketRateLimiter {
     public function __construct() { parent::__construct(RL_URL, rl_prefix('good'), 10, 1.5); }
@@ -55,6 +61,27 @@ Error: GcraRateLimiter object was not constructed
 -- a subclass that skips parent::__construct()
 Error: TokenBucketRateLimiter object was not constructed (MyLimiter::__construct() must call parent::__construct())
 Error: TokenBucketRateLimiter object was not constructed (MyLimiter::__construct() must call parent::__construct())
+-- an unconstructed object prints (no fatal error from __debugInfo)
+object(GcraRateLimiter)#%d (0) {
+  ["remaining"]=>
+  uninitialized(?int)
+}
+GcraRateLimiter Object
+(
+)
+\GcraRateLimiter::__set_state(array(
+))
+{}
+object(MyLimiter)#%d (1) {
+  ["remaining"]=>
+  uninitialized(?int)
+  ["name"]=>
+  string(6) "forgot"
+}
+MyLimiter Object
+(
+    [name] => forgot
+)
 -- a subclass that calls it works, and keeps its own class
 GoodLimiter 9
 -- __debugInfo

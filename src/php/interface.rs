@@ -114,6 +114,10 @@ macro_rules! rate_limiter_impl {
             fn state(&self) -> &$crate::php::state::LimiterState {
                 &self.state
             }
+
+            fn policy(&self) -> &$crate::php::debug_info::Policy {
+                &self.policy
+            }
         }
     };
 }

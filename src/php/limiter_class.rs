@@ -1,5 +1,6 @@
 //! What every limiter class entry gets at MINIT (its `Finish` step): the
-//! readonly `?int $remaining` property, and its constructor's parameter types.
+//! readonly `?int $remaining` property, its `var_dump()` handler
+//! (`debug_info`), and its constructor's parameter types.
 //!
 //! The constructor takes two forms (see `forms`), so a parameter's type is the
 //! union of what either form accepts at that position: `$keyPrefix` is the key
@@ -16,7 +17,8 @@ use std::ffi::CStr;
 
 use ext_php_rs::zend::ClassEntry;
 
-use super::remaining;
+use super::debug_info;
+use super::remaining::{self, Limiter};
 use super::zend_api::{self, MAY_BE_ARRAY, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
 
 pub const STRING_OR_FLOAT: u32 = MAY_BE_STRING | MAY_BE_DOUBLE;
@@ -35,9 +37,11 @@ pub struct Param(pub &'static str, pub u32, pub Option<&'static CStr>);
 const CONNECTION_CLASSES: &[&str] = &["Redis", "RedisCluster"];
 const CONNECTION: u32 = MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUBLE | MAY_BE_NULL;
 
-/// `$remaining`, the type of `$connection`, then those of parameters #2 onwards.
-pub fn finish(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
+/// `$remaining`, the debug-info handler, the type of `$connection`, then
+/// those of parameters #2 onwards.
+pub fn finish<T: Limiter>(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
     remaining::declare(ce)?;
+    debug_info::install::<T>();
     zend_api::set_parameter_type(ce, "__construct", 0, "connection", CONNECTION_CLASSES, CONNECTION, None)?;
     for (i, Param(name, mask, default)) in params.iter().enumerate() {
         zend_api::set_parameter(ce, "__construct", i + 1, name, *mask, *default)?;

@@ -18,9 +18,11 @@ use super::zend_api::{self, MAY_BE_LONG, MAY_BE_NULL};
 
 pub const NAME: &str = "remaining";
 
-/// A limiter class: a `#[php_class]` that holds its `LimiterState`.
+/// A limiter class: a `#[php_class]` that holds its `LimiterState` and the
+/// policy numbers its constructor was given (for `debug_info`).
 pub trait Limiter: RegisteredClass {
     fn state(&self) -> &LimiterState;
+    fn policy(&self) -> &super::debug_info::Policy;
 }
 
 /// Declares the property on a limiter class (MINIT).

@@ -41,7 +41,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
 impl Finish for FixedWindowRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        limiter_class::finish(
+        limiter_class::finish::<Self>(
             ce,
             &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("window", OPTIONAL_INT_OR_FLOAT, None), Param("limit", OPTIONAL_INT, None)],
         )

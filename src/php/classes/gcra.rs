@@ -73,7 +73,7 @@ rate_limiter_impl!(GcraRateLimiter {
 impl Finish for GcraRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        limiter_class::finish(
+        limiter_class::finish::<Self>(
             ce,
             &[
                 Param("keyPrefix", STRING_OR_INT, None),

@@ -58,7 +58,7 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
 impl Finish for LeakyBucketRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        limiter_class::finish(
+        limiter_class::finish::<Self>(
             ce,
             &[
                 Param("keyPrefix", STRING_OR_FLOAT, None),

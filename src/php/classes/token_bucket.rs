@@ -45,7 +45,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
 impl Finish for TokenBucketRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        limiter_class::finish(
+        limiter_class::finish::<Self>(
             ce,
             &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("capacity", OPTIONAL_INT, None), Param("refillRate", OPTIONAL_FLOAT, None)],
         )
