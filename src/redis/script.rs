@@ -1,7 +1,10 @@
-//! Calls an entry of the Lua library (`scripts`): FCALL, loading the library
-//! when the server lacks it (a restart, `FUNCTION FLUSH`, a new cluster node);
-//! on a Redis without functions, EVALSHA of the script form, loaded on
-//! NOSCRIPT. The command is written into a buffer reused across calls, with
+//! Calls an entry of the Lua library (`scripts`): FCALL (FCALL_RO for the
+//! peeks, so they answer on read-only replicas), loading the library when the
+//! server lacks it (a restart, `FUNCTION FLUSH`, a new cluster node); on a
+//! Redis without functions (< 7, or FCALL renamed away), EVALSHA of the script
+//! form, loaded on NOSCRIPT. Whether the server has functions is asked of it
+//! (`COMMAND INFO FCALL`) when an FCALL is refused, never read from the
+//! wording of the refusal, which differs between releases. The command is written into a buffer reused across calls, with
 //! the policy's fixed arguments already encoded: one write, one read.
 //! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
 
@@ -14,7 +17,7 @@ use super::conn::Conn;
 use super::resp;
 use super::scripts::{Entry, LIBRARY};
 
-/// Set once a server answered that it has no FCALL (Redis < 7): from then on
+/// Set once a server said it has no FCALL (Redis < 7): from then on
 /// this process calls the script form. Process-wide rather than per server,
 /// so a fleet mixing Redis 6 and 7 behind one process pays EVALSHA on both;
 /// the answers are the same either way.
@@ -114,7 +117,8 @@ fn unexpected(v: &Value) -> RedisError {
 enum Fix {
     /// The server lacks our function library: FUNCTION LOAD it.
     LoadFunctions,
-    /// The server has no FCALL: use the script form from now on.
+    /// FCALL was refused for a reason of the server's own: if the server
+    /// has no FCALL (asked with `COMMAND INFO`), use the script form from now on.
     UseScripts,
     /// The server lacks the script form: SCRIPT LOAD it.
     LoadScript,
@@ -128,19 +132,37 @@ fn fix_for(e: &RedisError) -> Option<Fix> {
     let text = e.to_string();
     if text.contains("Function not found") {
         Some(Fix::LoadFunctions)
-    } else if text.contains("unknown command") && (text.contains("'FCALL'") || text.contains("'fcall'")) {
+    } else if e.code() == Some("ERR") && !e.detail().is_some_and(|d| d.starts_with("ratelimit:")) {
+        // A generic refusal that is not one of our library's own errors
+        // ("ERR ratelimit: …"): "unknown command" in any release's words.
+        // Only an ERR reply gets here (not WRONGTYPE, OOM, READONLY, …), so
+        // the question costs a round trip only on a rare failure.
         Some(Fix::UseScripts)
     } else {
         None
     }
 }
 
-fn apply(conn: &mut Conn, fix: Fix) -> RedisResult<()> {
+/// Does the server know FCALL? `COMMAND INFO FCALL` answers one entry, nil
+/// for a command it does not have (Redis 6, or FCALL renamed away).
+fn has_functions(conn: &mut Conn) -> RedisResult<bool> {
+    match ::redis::cmd("COMMAND").arg("INFO").arg("FCALL").query::<Value>(conn)? {
+        Value::Array(entries) => Ok(entries.first().is_some_and(|e| !matches!(e, Value::Nil))),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// Applies `fix` for the call that failed with `e`; `e` itself when the fix
+/// does not apply (the server has FCALL after all: the refusal stands).
+fn apply(conn: &mut Conn, fix: Fix, e: RedisError) -> RedisResult<()> {
     match fix {
         // REPLACE: another process may load the same library at the same
         // moment; its text is ours, so either load is right.
         Fix::LoadFunctions => ::redis::cmd("FUNCTION").arg("LOAD").arg("REPLACE").arg(&LIBRARY.function_text).query::<String>(conn).map(|_| ()),
         Fix::UseScripts => {
+            if has_functions(conn)? {
+                return Err(e);
+            }
             SCRIPTS_ONLY.store(true, Ordering::Relaxed);
             Ok(())
         }
@@ -176,7 +198,8 @@ fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u
         resp::bulk(buf, b"EVALSHA");
         resp::bulk(buf, LIBRARY.script_sha.as_bytes());
     } else {
-        resp::bulk(buf, b"FCALL");
+        // A peek's function is flagged no-writes: FCALL_RO runs it on a read-only replica too.
+        resp::bulk(buf, if entry.writes() { b"FCALL".as_slice() } else { b"FCALL_RO".as_slice() });
         resp::bulk_parts(buf, &[LIBRARY.function_prefix.as_bytes(), name]);
     }
     resp::bulk_int(buf, keys.len() as i64);
@@ -208,7 +231,7 @@ fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], 
         encode(buf, entry, keys, args, arg_count, extra);
         match as_result(conn.req_packed_command(buf)) {
             Err(e) => match fix_for(&e) {
-                Some(fix) if applied.first_time(fix) => apply(conn, fix)?,
+                Some(fix) if applied.first_time(fix) => apply(conn, fix, e)?,
                 _ => return Err(e),
             },
             ok => return ok,
@@ -289,7 +312,7 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
                 Err(e) => match fix_for(&e) {
                     // This call and every later one failed the same way without running.
                     Some(f) if applied.first_time(f) => {
-                        fix = Some(f);
+                        fix = Some((f, e));
                         break;
                     }
                     _ => out.push(Err(e)),
@@ -297,8 +320,15 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
                 Ok(v) => out.push(Ints::from_value(v)),
             }
         }
-        if let Some(f) = fix {
-            apply(conn, f)?;
+        if let Some((f, e)) = fix {
+            // A fix that does not apply: the refusal is this call's answer,
+            // and the later calls are sent again.
+            if let Err(e) = apply(conn, f, e) {
+                if super::conn::is_broken(&e) {
+                    return Err(e);
+                }
+                out.push(Err(e));
+            }
         }
     }
     Ok(out)
@@ -351,7 +381,11 @@ mod tests {
             _ => unreachable!(),
         };
         assert_eq!(fix(b"-ERR Function not found\r\n"), Some(Fix::LoadFunctions));
+        // Redis 7 (a renamed FCALL) and Redis 6 word it differently: both ask the server.
         assert_eq!(fix(b"-ERR unknown command 'FCALL', with args beginning with: \r\n"), Some(Fix::UseScripts));
+        assert_eq!(fix(b"-ERR unknown command `FCALL`, with args beginning with: \r\n"), Some(Fix::UseScripts));
+        assert_eq!(fix(b"-ERR ratelimit: the key holds a token bucket\r\n"), None);
+        assert_eq!(fix(b"-READONLY You can't write against a read only replica.\r\n"), None);
         assert_eq!(fix(b"-NOSCRIPT No matching script. Please use EVAL.\r\n"), Some(Fix::LoadScript));
         assert_eq!(fix(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"), None);
     }

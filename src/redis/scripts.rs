@@ -56,6 +56,12 @@ impl Entry {
             Entry::CompoundPeek => "compound_peek",
         }
     }
+
+    /// False for the peeks: registered `no-writes` (`lua/as_function.lua`),
+    /// called with FCALL_RO.
+    pub fn writes(self) -> bool {
+        !matches!(self, Entry::Peek | Entry::CompoundPeek)
+    }
 }
 
 /// The library's two forms and the names to call it by.
