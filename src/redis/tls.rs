@@ -57,9 +57,12 @@ pub fn certificates(tls: &Tls) -> Result<Option<TlsCertificates>, SetupError> {
 pub fn describe(text: &str) -> Option<String> {
     let why = if text.contains("UnknownIssuer") || text.contains("BadSignature") {
         "the server's certificate does not verify: it is not signed by a trusted CA (cafile)"
-    } else if text.contains("Expired") {
+    // rustls names the error (`Expired`) or, with the times it compared,
+    // words it ("certificate expired: verification time …"): a validity
+    // that ended before it began gives the first, an ordinary one the second.
+    } else if text.contains("Expired") || text.contains("certificate expired") {
         "the server's certificate has expired"
-    } else if text.contains("NotValidYet") {
+    } else if text.contains("NotValidYet") || text.contains("certificate not valid yet") {
         "the server's certificate is not valid yet"
     } else if text.contains("not valid for name") || text.contains("NotValidForName") {
         "the server's certificate is for another host name"
@@ -77,4 +80,22 @@ pub fn describe(text: &str) -> Option<String> {
         return None;
     };
     Some(format!("TLS handshake failed: {why} ({text})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+
+    #[test]
+    fn expiry_is_told_in_either_of_rustls_forms() {
+        let named = "invalid peer certificate: Expired";
+        let worded = "invalid peer certificate: certificate expired: verification time 1795558956 (UNIX), but certificate is not valid after 1795472556 (86400 seconds ago)";
+        for text in [named, worded] {
+            assert!(describe(text).unwrap().contains("has expired"), "{text}");
+        }
+        let early = "invalid peer certificate: certificate not valid yet: verification time 1 (UNIX), but certificate is not valid before 2 (1 seconds in the future)";
+        assert!(describe(early).unwrap().contains("not valid yet"));
+        assert!(describe("invalid peer certificate: NotValidYet").unwrap().contains("not valid yet"));
+        assert_eq!(describe("connection refused"), None);
+    }
 }
