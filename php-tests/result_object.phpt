@@ -25,7 +25,10 @@ foreach (['allowed' => false, 'limit' => 3, 'remaining' => 1, 'retryAfter' => 1.
 }
 rl_throws(function () use ($ok) { unset($ok->limit); });
 rl_throws(function () use ($ok) { $ok->remaining++; });
+// A reference is refused too; PHP 8.4 words it "Cannot indirectly modify".
+ob_start();
 rl_throws(function () use ($ok) { $r = &$ok->remaining; });
+echo str_replace('Cannot indirectly modify', 'Cannot modify', ob_get_clean());
 var_dump($ok->allowed, $ok->limit, $ok->remaining, isset($ok->delay), property_exists($ok, 'retryAfter'));
 
 echo "-- clone copies the decision\n";
