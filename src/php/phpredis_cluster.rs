@@ -8,8 +8,10 @@
 //! - the seeds: `_masters()`, the masters it knows as `[host, port]` pairs,
 //!   sorted so that two objects of one cluster are one pool target whatever
 //!   order phpredis keeps them in;
-//! - the reply timeout: `getOption(RedisCluster::OPT_READ_TIMEOUT)` when > 0
-//!   (its connect timeout is not readable: `ratelimit.connect_timeout` applies);
+//! - the reply timeout: `getOption(OPT_READ_TIMEOUT)` when > 0 (its connect
+//!   timeout is not readable: `ratelimit.connect_timeout` applies). phpredis 5
+//!   has the constant on `RedisCluster`, phpredis 6 only on `Redis` (same
+//!   value, and `RedisCluster::getOption` still answers it);
 //! - the password: `getAuth()`, only where the class has that method (phpredis
 //!   5.3 has none). Without it the cluster is used without AUTH, and a cluster
 //!   that wants one answers NOAUTH, which `redis::pool` turns into a message
@@ -38,7 +40,8 @@ pub fn read(cluster: &Zval) -> Result<(Target, TimeoutOverrides)> {
     if zend_api::has_method(object, "getAuth") {
         apply_auth(&mut target, &call(cluster, CLASS, "getAuth", vec![])?)?;
     }
-    let reply = match ClassEntry::try_find(CLASS).and_then(|ce| zend_api::class_constant_int(ce, "OPT_READ_TIMEOUT")) {
+    let option = ["RedisCluster", "Redis"].iter().find_map(|class| ClassEntry::try_find(class).and_then(|ce| zend_api::class_constant_int(ce, "OPT_READ_TIMEOUT")));
+    let reply = match option {
         // As for a `Redis` object: a timeout that is not a number > 0 leaves the ini's.
         Some(option) => seconds("connection", &call(cluster, CLASS, "getOption", vec![&option])?).unwrap_or(None),
         None => None,
