@@ -12,7 +12,7 @@ class Connected extends Redis {
     public function getHost(): string|false { return '127.0.0.1'; }
     public function getPort(): int|false { return RL_PORT; }
     public function getAuth(): mixed { return null; }
-    public function getDbNum(): int|false { return 0; }
+    public function getDbNum(): int { return 0; }
 }
 class AuthFromVault extends Connected {
     public function getAuth(): mixed { throw new LogicException('vault unavailable', 42); }
@@ -44,7 +44,7 @@ class ExitingRedis extends Redis {
     public function getHost(): string|false { return '127.0.0.1'; }
     public function getPort(): int|false { return 6379; }
     public function getAuth(): mixed { return null; }
-    public function getDbNum(): int|false { echo "exit in getDbNum\n"; exit(7); }
+    public function getDbNum(): int { echo "exit in getDbNum\n"; exit(7); }
 }
 try {
     new FixedWindowRateLimiter(new ExitingRedis, 'k', 60, 5);

@@ -19,7 +19,7 @@ class TlsRedis extends Redis {
     public function getHost(): string|false { return 'tls://127.0.0.1'; }
     public function getPort(): int|false { return $GLOBALS['port']; }
     public function getAuth(): mixed { return $GLOBALS['pw']; }
-    public function getDbNum(): int|false { return 0; }
+    public function getDbNum(): int { return 0; }
 }
 
 $forms = [
