@@ -16,13 +16,14 @@ const PINGS_PER_CHUNK = 50;
 /**
  * INFO stats + commandstats in one command per server: [stats => [k => v], cmd => [name => [calls, usec]]],
  * summed over $nodes (one server, or every master of a cluster: a decision runs on one of them).
+ * One command is `INFO all`: Redis 6.0 takes one section name only.
  * @param Redis[] $nodes
  */
 function info_snapshot(array $nodes): array
 {
     $out = ['stats' => [], 'cmd' => []];
     foreach ($nodes as $node) {
-        foreach (explode("\n", (string) $node->rawCommand('INFO', 'stats', 'commandstats')) as $line) {
+        foreach (explode("\n", (string) $node->rawCommand('INFO', 'all')) as $line) {
             $line = trim($line);
             if (preg_match('/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/', $line, $m)) {
                 [$c, $u] = $out['cmd'][$m[1]] ?? [0, 0];

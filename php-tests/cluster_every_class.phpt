@@ -48,10 +48,10 @@ foreach (rl_cluster_masters($cluster) as $r) $holding += count($r->keys("$p:*"))
 echo "$holding of 3\n";
 
 echo "-- FUNCTION FLUSH on every master: the library is loaded again (on every master)\n";
-foreach (rl_cluster_masters($cluster) as $r) $r->rawCommand('FUNCTION', 'FLUSH');
+foreach (rl_cluster_masters($cluster) as $r) rl_library_flush($r);
 $g = rl_long('gcra', $dsn, "$p:flush", 5);
 echo $yn($g->consumeMany(array_map(fn ($i) => "f$i", range(1, 12)))), "\n";
-echo implode(' ', array_map(fn ($r) => count($r->rawCommand('FUNCTION', 'LIST')), rl_cluster_masters($cluster))), "\n";
+echo implode(' ', array_map('rl_library_count', rl_cluster_masters($cluster))), "\n";
 
 echo "-- a slot moved to another master: MOVED is followed\n";
 $l = rl_long('token', $dsn, "$p:moved", 3);

@@ -71,11 +71,11 @@ $l = rl_long('token', $short, "$p:timeout", 3);
 echo $yn([$l->consume('t')]), "\n";
 $owner = rl_cluster_owner($cluster, "$p:timeout:{t}");
 // Writes on the key's master wait 3 s: a call must time out on the object's 0.3 s.
-$owner->rawCommand('CLIENT', 'PAUSE', 3000, 'WRITE');
+$pause = rl_client_pause($owner, 3000, true);
 $t = microtime(true);
 rl_throws(fn () => $l->consume('t'));
 $took = microtime(true) - $t;
-$owner->rawCommand('CLIENT', 'UNPAUSE');
+rl_client_unpause($owner, $pause);
 printf("timed out before ratelimit.timeout: %s (measured %.2f s)\n", $took < 1.5 ? 'yes' : 'no', $took);
 echo "decides again: ", $yn([$l->consume('t')]), "\n";
 

@@ -68,11 +68,11 @@ foreach (['throw', 'allow', 'deny'] as $policy) {
 echo "== a fixed window's cost-1 batch (one library call): a foreign key fails only its own id\n";
 $redis->set("$p-fw:noexpiry", '1');
 $fw = new FixedWindowRateLimiter($url, "$p-fw", 60, 3);
-$calls = fn () => (int) (preg_match('/calls=(\d+)/', $redis->info('commandstats')['cmdstat_fcall'] ?? '', $m) ? $m[1] : 0);
+$calls = fn () => rl_library_calls($redis);
 $before = $calls();
 $redis->rename("$p:list", "$p-fw:list");
 ini_set('ratelimit.on_error', 'deny');
-echo implode(' ', array_map($brief, $fw->consumeMany(['a', 'list', 'a', 'noexpiry', 'a', 'a']))), "; FCALLs: ", $calls() - $before, "\n";
+echo implode(' ', array_map($brief, $fw->consumeMany(['a', 'list', 'a', 'noexpiry', 'a', 'a']))), "; library calls: ", $calls() - $before, "\n";
 ini_set('ratelimit.on_error', 'throw');
 echo "a counter found without expiry got the window: ", var_export($redis->pTtl("$p-fw:noexpiry") > 59000, true), "; the list untouched: ", $redis->lLen("$p-fw:list"), "\n";
 
@@ -124,7 +124,7 @@ throw: RateLimiterException: Redis at redis://127.0.0.1:PORT: WRONGTYPE Operatio
 allow: Y2 Y3 Y1
 deny: Y2 n0 Y1
 == a fixed window's cost-1 batch (one library call): a foreign key fails only its own id
-Y2 n0 Y1 Y1 Y0 n0; FCALLs: 1
+Y2 n0 Y1 Y1 Y0 n0; library calls: 1
 a counter found without expiry got the window: true; the list untouched: 1
 == on_error applies to the whole batch when Redis is unreachable
 allow: Y3 Y3

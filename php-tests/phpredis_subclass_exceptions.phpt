@@ -9,8 +9,8 @@ require __DIR__ . '/config.inc';
 /** Looks connected to the test server; each subclass overrides one getter. */
 class Connected extends Redis {
     public function isConnected(): bool { return true; }
-    public function getHost(): string|false { return '127.0.0.1'; }
-    public function getPort(): int|false { return RL_PORT; }
+    public function getHost(): string { return '127.0.0.1'; }
+    public function getPort(): int { return RL_PORT; }
     public function getAuth(): mixed { return null; }
     public function getDbNum(): int { return 0; }
 }
@@ -21,7 +21,7 @@ class BrokenIsConnected extends Connected {
     public function isConnected(): bool { throw new DomainException('no idea'); }
 }
 class FailingPhpredis extends Connected {
-    public function getHost(): string|false { throw new RedisException('Redis server went away'); }
+    public function getHost(): string { throw new RedisException('Redis server went away'); }
 }
 class Fine extends Connected {}
 
@@ -41,8 +41,8 @@ echo "-- exit() in getDbNum() ends the script, as exit does\n";
 $code = <<<'PHP'
 class ExitingRedis extends Redis {
     public function isConnected(): bool { return true; }
-    public function getHost(): string|false { return '127.0.0.1'; }
-    public function getPort(): int|false { return 6379; }
+    public function getHost(): string { return '127.0.0.1'; }
+    public function getPort(): int { return 6379; }
     public function getAuth(): mixed { return null; }
     public function getDbNum(): int { echo "exit in getDbNum\n"; exit(7); }
 }

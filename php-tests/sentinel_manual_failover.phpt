@@ -15,13 +15,7 @@ $dsn = 'redis-sentinel://' . implode(',', $set['sentinels']) . '#mymaster';
 $old = rl_redis($set['master']);
 $new = $set['replicas'][0];
 /** Scripts $r was sent (run, failed or rejected with READONLY: any counts). */
-$scripts = function (Redis $r): int {
-    $n = 0;
-    foreach ($r->info('commandstats') as $name => $line) {
-        if (in_array($name, ['cmdstat_fcall', 'cmdstat_evalsha', 'cmdstat_eval'], true) && preg_match_all('/(?:^|,)(?:calls|rejected_calls)=(\d+)/', $line, $m)) $n += array_sum($m[1]);
-    }
-    return $n;
-};
+$scripts = fn (Redis $r): int => rl_library_calls($r, true);
 // The load's rate on the old master before the failover: "one second's worth".
 $perSecond = 0.0;
 // When the first sentinel named the new master; the old master's scripts then,

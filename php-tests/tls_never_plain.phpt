@@ -16,8 +16,8 @@ $pw = 'tls-secret-' . getmypid();
 /** A phpredis object as one connected with TLS reports itself. */
 class TlsRedis extends Redis {
     public function isConnected(): bool { return true; }
-    public function getHost(): string|false { return 'tls://127.0.0.1'; }
-    public function getPort(): int|false { return $GLOBALS['port']; }
+    public function getHost(): string { return 'tls://127.0.0.1'; }
+    public function getPort(): int { return $GLOBALS['port']; }
     public function getAuth(): mixed { return $GLOBALS['pw']; }
     public function getDbNum(): int { return 0; }
 }

@@ -23,7 +23,7 @@ $limiters = $make($url);
 $admin = rl_redis($server['port']);
 foreach ($limiters as $name => $l) {
     $seq = [$l->consume('a')->remaining];
-    $admin->rawCommand('FUNCTION', 'FLUSH');
+    rl_library_flush($admin);
     $seq[] = $l->consume('a')->remaining;
     echo str_pad($name, 8), 'flush: ', implode(' ', $seq);
 

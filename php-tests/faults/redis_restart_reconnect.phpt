@@ -21,8 +21,8 @@ echo "-- back: the data was lost with the server, the library is loaded again\n"
 var_dump($l->isAllowed('a'), $l->remaining, $l->isAllowed('a'), $l->remaining);
 
 echo "-- FUNCTION FLUSH between calls: the library is loaded again (peek runs it; a cost-1 fixed window needs none)\n";
-rl_redis($server['port'])->rawCommand('FUNCTION', 'FLUSH');
-var_dump($l->isAllowed('a'), $l->peek('a')->remaining, count(rl_redis($server['port'])->rawCommand('FUNCTION', 'LIST')));
+rl_library_flush(rl_redis($server['port']));
+var_dump($l->isAllowed('a'), $l->peek('a')->remaining, rl_library_count(rl_redis($server['port'])));
 
 echo "-- a connection killed by the server (CLIENT KILL) is replaced without failing the call\n";
 $admin = rl_redis($server['port']);

@@ -13,7 +13,7 @@ $l = new FixedWindowRateLimiter("redis://127.0.0.1:$port", 'k', 60, 100);
 var_dump($l->consume('a')->remaining);
 
 $admin = rl_redis($port);
-$admin->rawCommand('CLIENT', 'PAUSE', '1500', 'ALL');
+$pause = rl_client_pause($admin, 1500);
 $t = microtime(true);
 rl_throws(fn () => $l->consume('a'));
 $took = microtime(true) - $t;
