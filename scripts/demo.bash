@@ -10,6 +10,6 @@ if [ -z "$url" ]; then
   trap redis_stop EXIT INT TERM
   redis_start
   url="redis://127.0.0.1:$REDIS_PORT"
-  echo "started redis-server $(redis-server --version | grep -o 'v=[^ ]*') on $url (pid $REDIS_PID)"
+  echo "started $REDIS_SERVER_BIN $("$REDIS_SERVER_BIN" --version | grep -o 'v=[^ ]*') on $url (pid $REDIS_PID)"
 fi
 php "${PHP_ARGS[@]}" -d ratelimit.redis_url="$url" examples/demo.php

@@ -2,7 +2,9 @@
 # One row of `make matrix`, run inside its Debian root by scripts/matrix.bash
 # (chrooted, the host's Rust toolchain bound at /root/.cargo and /root/.rustup,
 # a copy of the checkout in /build/ratelimit): what a new user of that
-# release does, then the README's test command against the row's server.
+# release does (make deps, make demo), what CI does (the stubs, the three
+# ways to install, each removed again), then the README's test command
+# against the row's server.
 #
 # Environment: RATELIMIT_MATRIX_ROW (the row's name), RATELIMIT_TEST_SERVER
 # (the server binary every test starts), CARGO_TARGET_DIR; TESTS (phpt files
@@ -29,6 +31,10 @@ cat "/build/versions.$row"
 make build
 if [ -n "${TESTS:-}" ]; then
   make test-php TESTS="$TESTS"
-else
-  make test
+  exit
 fi
+# What CI does on the host, plus the README's first command.
+make demo
+make check-stubs
+make check-packaging
+make test
