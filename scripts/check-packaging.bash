@@ -7,7 +7,7 @@
 #      php-fpm -m list ratelimit, the ini is a conffile, a limiter decides
 #      against a redis-server through the installed copy; phpt tests pass
 #      with it installed (the harness runs php -n, so the fresh build loads
-#      alone); an edited ini survives a reinstall; apt purge leaves no file
+#      alone; so do the tests' child PHPs); an edited ini survives a reinstall; apt purge leaves no file
 #      and no php-common record behind.
 #   2. make install: the same smoke test, then make uninstall leaves nothing.
 #   3. phpize path (what PIE runs): cd phpize && phpize && ./configure && make
@@ -81,9 +81,12 @@ fi
 grep -qx "/etc/php/$php_version/mods-available/ratelimit.ini" "/var/lib/dpkg/info/$package.conffiles" 2>/dev/null \
   && ok "ratelimit.ini is a conffile" || fail "ratelimit.ini is not a conffile"
 expect_smoke "installed package" "$php_bin"
-# The harness must test the fresh build, not the installed copy.
-tests=$(RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/loading.phpt php-tests/fresh_build_only.phpt 2>&1 | tail -1)
-[ "$tests" = "2 passed, 0 failed" ] && ok "phpt tests with the package installed: $tests" || fail "phpt tests with the package installed: $tests"
+# The harness must test the fresh build, not the installed copy: the tests
+# that look at what is loaded, and every test that starts a child PHP (which
+# must run it with -n too, or the installed copy loads beside the build).
+installed_tests=(php-tests/loading.phpt php-tests/fresh_build_only.phpt $(grep -rlE 'PHP_BINARY|rl_php_command|rl_php_shell' php-tests --include='*.phpt' | sort))
+tests=$(RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash "${installed_tests[@]}" 2>&1 | tail -1)
+[ "$tests" = "${#installed_tests[@]} passed, 0 failed" ] && ok "phpt tests with the package installed: $tests" || fail "phpt tests with the package installed: $tests"
 # An edited ini survives a reinstall (prerm upgrade + postinst run again), and
 # the module stays enabled.
 ini=/etc/php/$php_version/mods-available/ratelimit.ini
