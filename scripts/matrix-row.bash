@@ -17,6 +17,8 @@ row=${RATELIMIT_MATRIX_ROW:?}
 server=${RATELIMIT_TEST_SERVER:-redis-server}
 
 make deps
+# The versioned package names (PHP_VERSION=X.Y) are what the default ones depend on: both must resolve.
+make deps PHP_VERSION="$(php -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')"
 # The server binary the row names must be there: a row never falls back to another server.
 command -v "$server" >/dev/null || { echo "row $row: no $server in this root"; exit 1; }
 
