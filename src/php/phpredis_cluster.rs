@@ -40,7 +40,9 @@ pub fn read(cluster: &Zval) -> Result<(Target, TimeoutOverrides)> {
     if zend_api::has_method(object, "getAuth") {
         apply_auth(&mut target, &call(cluster, CLASS, "getAuth", vec![])?)?;
     }
-    let option = ["RedisCluster", "Redis"].iter().find_map(|class| ClassEntry::try_find(class).and_then(|ce| zend_api::class_constant_int(ce, "OPT_READ_TIMEOUT")));
+    let option = ["RedisCluster", "Redis"]
+        .iter()
+        .find_map(|class| ClassEntry::try_find(class).and_then(|ce| zend_api::class_constant_int(ce, "OPT_READ_TIMEOUT")));
     let reply = match option {
         // As for a `Redis` object: a timeout that is not a number > 0 leaves the ini's.
         Some(option) => seconds("connection", &call(cluster, CLASS, "getOption", vec![&option])?).unwrap_or(None),

@@ -4,8 +4,9 @@
 //! Redis without functions (< 7, or FCALL renamed away), EVALSHA of the script
 //! form, loaded on NOSCRIPT. Whether the server has functions is asked of it
 //! (`COMMAND INFO FCALL`) when an FCALL is refused, never read from the
-//! wording of the refusal, which differs between releases. The command is written into a buffer reused across calls, with
-//! the policy's fixed arguments already encoded: one write, one read.
+//! wording of the refusal, which differs between releases. The command is
+//! written into a buffer reused across calls, with the policy's fixed
+//! arguments already encoded: one write, one read.
 //! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
 
 use std::cell::RefCell;
