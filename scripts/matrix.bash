@@ -21,6 +21,9 @@
 # docs/install.md between its matrix markers. Exit status: 0 only when every
 # row was built and passed; a row that cannot be built says why and fails.
 set -uo pipefail
+# One compound command, read whole before it runs: an edit of this file
+# during a run (rows take minutes) cannot change what the run does next.
+{
 cd "$(dirname "$0")/.."
 checkout=$PWD
 dir=${RATELIMIT_MATRIX_DIR:-/var/cache/ratelimit-matrix}
@@ -103,6 +106,8 @@ run_row() {
     chmod 755 "$root/usr/local/bin/redis6-server"
   fi
   cp /etc/resolv.conf "$root/etc/resolv.conf" # apt inside the root (make deps)
+  # A minimal root may have no /etc/hosts: the TLS tests connect to "localhost".
+  grep -qw localhost "$root/etc/hosts" 2>/dev/null || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >>"$root/etc/hosts"
   mkdir -p "$root/build/ratelimit" "$root/root/.cargo" "$root/root/.rustup" "$root/opt/redis6"
   # A fresh copy of the checkout's files (what git tracks or would add).
   find "$root/build/ratelimit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
@@ -179,3 +184,4 @@ done | awk '{p += $1; f += $3} END {print p + 0, f + 0}')
 [ "$status" -eq 0 ] && echo "every row passed" || echo "some row failed"
 echo "matrix: $total_passed passed, $total_failed failed"
 exit $status
+}

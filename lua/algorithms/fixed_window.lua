@@ -10,9 +10,27 @@
 -- State    s1 = the counter as read (false: none), s2 = its ms left (-window: it
 --          has no expiry), s3 = now in ms with an injected clock, else false
 -- Clock    none: the key's expiry. With an injected clock the expiry is
---          written and read as an instant (PXAT, PEXPIRETIME: Redis >= 7)
---          instead of a duration, so a test moves through windows without
---          waiting; a window that ended at that instant is over.
+--          written and read as an instant (PEXPIREAT, expiry_at) instead of
+--          a duration, so a test moves through windows without waiting; a
+--          window that ended at that instant is over.
+
+-- The key's expiry as an instant in ms, or PTTL's -1/-2: PEXPIRETIME where
+-- the server has it (Redis >= 7, Valkey); on Redis 6 the server's clock plus
+-- PTTL, read between two TIMEs of the same millisecond, so that it is exact
+-- (PTTL counts from the clock at the moment it runs). Injected clocks only.
+local function expiry_at(key)
+  local at = redis.pcall('PEXPIRETIME', key)
+  if type(at) == 'number' then return at end
+  while true do
+    local before = redis.call('TIME')
+    local left = redis.call('PTTL', key)
+    local after = redis.call('TIME')
+    if left < 0 then return left end
+    local ms = before[1] * 1000 + math.floor(before[2] / 1000)
+    if ms == after[1] * 1000 + math.floor(after[2] / 1000) then return ms + left end
+  end
+end
+
 ALGORITHMS.fixed_window = {
   nargs = 2,
   clock = false,
@@ -29,7 +47,7 @@ ALGORITHMS.fixed_window = {
     local ttl = 0
     if raw then
       if now_ms then
-        local at = redis.call('PEXPIRETIME', key)
+        local at = expiry_at(key)
         ttl = at < 0 and at or math.max(at - now_ms, 0)
       else
         ttl = redis.call('PTTL', key)
@@ -62,7 +80,13 @@ ALGORITHMS.fixed_window = {
       end
       return num(argv[i + 2]) - used, ttl * 1000, 0
     end
-    if now_ms then redis.call('SET', key, int(cost), 'PXAT', int(now_ms + window)) else redis.call('SET', key, int(cost), 'PX', argv[i + 1]) end
+    if now_ms then
+      -- SET … PXAT is Redis >= 6.2: SET, then PEXPIREAT, in the same script.
+      redis.call('SET', key, int(cost))
+      redis.call('PEXPIREAT', key, int(now_ms + window))
+    else
+      redis.call('SET', key, int(cost), 'PX', argv[i + 1])
+    end
     return num(argv[i + 2]) - cost, window * 1000, 0
   end,
 
