@@ -12,10 +12,23 @@ use Illuminate\Config\Repository;
 use Illuminate\Support\Facades\RateLimiter;
 use RateLimit\Laravel\RedisTarget;
 
+/** The key prefix as the client's prefix + what Laravel's own RedisStore makes of the cache prefix. */
+function prefix(string $keyPrefix): string
+{
+    foreach (['', 'g_', 'c_'] as $client) {
+        foreach (['app', 'store', ''] as $cache) {
+            if ($keyPrefix === $client . rl_laravel_store_prefix($cache)) {
+                return json_encode($client) . ' + store(' . json_encode($cache) . ')';
+            }
+        }
+    }
+    return 'UNEXPECTED ' . json_encode($keyPrefix);
+}
+
 function target(array $config): string
 {
     $t = RedisTarget::ofLimiterStore(new Repository($config));
-    return $t === null ? 'stock (null)' : json_encode($t->connection) . ' prefix ' . json_encode($t->keyPrefix);
+    return $t === null ? 'stock (null)' : json_encode($t->connection) . ' prefix ' . prefix($t->keyPrefix);
 }
 $cache = ['default' => 'redis', 'prefix' => 'app', 'stores' => ['redis' => ['driver' => 'redis', 'connection' => 'cache'], 'file' => ['driver' => 'file']]];
 $conn = ['host' => '10.0.0.5', 'port' => 6380, 'password' => 'secret', 'database' => 2];
@@ -39,7 +52,7 @@ RateLimiter::hit('k');
 RateLimiter::hit('k');
 $r = rl_redis();
 $r->select(3);
-echo "db 3: ", $r->get('lrv_' . rl_prefix('db') . ':k'), "; db 0: ", var_export(rl_redis()->get('lrv_' . rl_prefix('db') . ':k'), true), "\n";
+echo "db 3: ", $r->get(rl_laravel_key(rl_prefix('db'), 'k')), "; db 0: ", var_export(rl_redis()->get(rl_laravel_key(rl_prefix('db'), 'k')), true), "\n";
 
 echo "== Redis down (a closed port)\n";
 $dead = rl_free_port();
@@ -52,12 +65,12 @@ foreach (['allow', 'deny', 'throw'] as $policy) {
 ?>
 --EXPECT--
 == what is read
-{"host":"10.0.0.5","port":6380,"auth":"secret","database":2} prefix "app:"
-{"host":"10.0.0.5","port":6380,"auth":["app","secret"],"database":2,"read_timeout":0.5} prefix "g_app:"
-{"host":"10.0.0.5","port":6380,"auth":"secret","database":2} prefix "c_app:"
-{"host":"10.0.0.6","port":6390,"auth":["user","pw"],"database":5} prefix "app:"
-{"host":"10.0.0.5","port":6380,"auth":"secret","database":2} prefix "store:"
-{"host":"\/run\/redis.sock"} prefix ""
+{"host":"10.0.0.5","port":6380,"auth":"secret","database":2} prefix "" + store("app")
+{"host":"10.0.0.5","port":6380,"auth":["app","secret"],"database":2,"read_timeout":0.5} prefix "g_" + store("app")
+{"host":"10.0.0.5","port":6380,"auth":"secret","database":2} prefix "c_" + store("app")
+{"host":"10.0.0.6","port":6390,"auth":["user","pw"],"database":5} prefix "" + store("app")
+{"host":"10.0.0.5","port":6380,"auth":"secret","database":2} prefix "" + store("store")
+{"host":"\/run\/redis.sock"} prefix "" + store("")
 == stock stays
 stock (null)
 stock (null)

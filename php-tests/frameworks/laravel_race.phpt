@@ -16,7 +16,7 @@ foreach (['stock' => false, 'drop-in' => true] as $name => $dropIn) {
     $kernel = rl_laravel_app($dropIn, rl_prefix($name));
     $t = microtime(true);
     $accepted = rl_hammer(fn () => rl_laravel_get($kernel, '/race')->getStatusCode() === 200, 8, 30);
-    $counted = (int) rl_redis()->get('lrv_' . rl_prefix($name) . ':' . sha1('|127.0.0.1'));
+    $counted = (int) rl_redis()->get(rl_laravel_key(rl_prefix($name), sha1('|127.0.0.1')));
     if ($dropIn) {
         echo "drop-in: $accepted of 240 accepted, counter $counted\n";
     } else {
@@ -27,8 +27,8 @@ foreach (['stock' => false, 'drop-in' => true] as $name => $dropIn) {
     // exact on its own; decided in turn, the per-IP limit counts the requests the per-user one denies.
     $accepted = rl_hammer(fn () => rl_laravel_get($kernel, '/two-race', '10.2.2.2', true, ['X-User' => 'racer'])->getStatusCode() === 200, 8, 20);
     $r = rl_redis();
-    $perIp = (int) $r->get('lrv_' . rl_prefix($name) . ':' . md5('two-race' . 'ip10.2.2.2'));
-    $perUser = (int) $r->get('lrv_' . rl_prefix($name) . ':' . md5('two-race' . 'userracer'));
+    $perIp = (int) $r->get(rl_laravel_key(rl_prefix($name), md5('two-race' . 'ip10.2.2.2')));
+    $perUser = (int) $r->get(rl_laravel_key(rl_prefix($name), md5('two-race' . 'userracer')));
     if ($dropIn) {
         echo "drop-in, two limits: $accepted of 160 accepted, per-IP counter $perIp, per-user counter $perUser\n";
     } else {

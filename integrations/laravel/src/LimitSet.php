@@ -72,8 +72,9 @@ final class LimitSet
         return [$chosen, $result];
     }
 
-    private static function seconds(object $limit): int
+    /** The limit's window: Laravel 11+ carries decaySeconds, Laravel 8-10 decayMinutes. */
+    public static function seconds(object $limit): int
     {
-        return (int) round($limit->decayMinutes * 60);
+        return isset($limit->decaySeconds) ? (int) $limit->decaySeconds : (int) round($limit->decayMinutes * 60);
     }
 }

@@ -2,6 +2,7 @@
 
 namespace RateLimit\Laravel;
 
+use Illuminate\Cache\RedisStore;
 use Illuminate\Contracts\Config\Repository as Config;
 use Illuminate\Support\ConfigurationUrlParser;
 
@@ -9,7 +10,8 @@ use Illuminate\Support\ConfigurationUrlParser;
  * Where Laravel's rate limiter keeps its counters, read from Laravel's own
  * configuration: the Redis connection of the limiter's cache store (the
  * `cache.limiter` store, else `cache.default`) and the full key prefix
- * (the Redis client's `options.prefix`, then the cache prefix and ":"), so
+ * (the Redis client's `options.prefix`, then the cache prefix as RedisStore
+ * writes it: with ":" up to Laravel 10, as given from Laravel 11), so
  * the extension reads and writes exactly the keys stock Laravel uses.
  *
  * Read from the configuration, not from the store's client, because asking
@@ -54,7 +56,7 @@ final class RedisTarget
         // The same precedence as Laravel's PhpRedisConnector:
         // array_merge($connection, $options, $connection['options']).
         $clientPrefix = $conn['options']['prefix'] ?? $redis['options']['prefix'] ?? $conn['prefix'] ?? '';
-        // CacheManager: the store's prefix, else cache.prefix; RedisStore adds ':'.
+        // CacheManager: the store's prefix, else cache.prefix.
         $cachePrefix = (string) ($store['prefix'] ?? $config->get('cache.prefix', ''));
 
         $target = ['host' => (string) ($conn['host'] ?? '127.0.0.1')];
@@ -74,6 +76,18 @@ final class RedisTarget
                 $target[$t] = (float) $conn[$t];
             }
         }
-        return new self($target, $clientPrefix . ($cachePrefix !== '' ? $cachePrefix . ':' : ''));
+        return new self($target, $clientPrefix . self::storePrefix($cachePrefix));
+    }
+
+    /**
+     * The key prefix RedisStore makes of a cache prefix, asked of the installed
+     * Laravel's own RedisStore::setPrefix() (no connection needed): "p:" up to
+     * Laravel 10, "p" from Laravel 11 (whose default prefix ends in "_cache_").
+     */
+    private static function storePrefix(string $cachePrefix): string
+    {
+        $store = (new \ReflectionClass(RedisStore::class))->newInstanceWithoutConstructor();
+        $store->setPrefix($cachePrefix);
+        return (string) $store->getPrefix();
     }
 }

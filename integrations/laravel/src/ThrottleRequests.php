@@ -30,11 +30,34 @@ class ThrottleRequests extends StockThrottleRequests
             // Stock Laravel's path; with no limits (a named limiter returning []) it only passes the request on.
             return parent::handleRequest($request, $next, $limits);
         }
-        [$limit, $this->decision] = (new LimitSet($this->limiter, $limits))->consume();
-        if (!$this->decision->allowed) {
-            throw $this->buildException($request, $limit->key, $limit->maxAttempts, $limit->responseCallback);
+        // Laravel 11+ Limit::after($callback): such a limit counts a request only
+        // once its response is known and the callback says so. As in stock, it
+        // is checked before the request (a peek) and counted after it.
+        $now = array_values(array_filter($limits, fn ($l) => empty($l->afterCallback)));
+        $after = array_values(array_filter($limits, fn ($l) => !empty($l->afterCallback)));
+        foreach ($after as $limit) {
+            $this->decision = $this->limiter->window($limit->key, LimitSet::seconds($limit), (int) $limit->maxAttempts)->peek();
+            if (!$this->decision->allowed) {
+                throw $this->buildException($request, $limit->key, $limit->maxAttempts, $limit->responseCallback);
+            }
         }
-        return $this->addHeaders($next($request), $limit->maxAttempts, $this->decision->remaining);
+        $shown = null;
+        if ($now !== []) {
+            [$shown, $this->decision] = (new LimitSet($this->limiter, $now))->consume();
+            if (!$this->decision->allowed) {
+                throw $this->buildException($request, $shown->key, $shown->maxAttempts, $shown->responseCallback);
+            }
+        }
+        $response = $next($request);
+        foreach ($after as $limit) {
+            $result = ($limit->afterCallback)($response)
+                ? $this->limiter->consume($limit->key, (int) $limit->maxAttempts, LimitSet::seconds($limit))
+                : $this->limiter->window($limit->key, LimitSet::seconds($limit), (int) $limit->maxAttempts)->peek();
+            if ($shown === null || $result->remaining < $this->decision->remaining) {
+                [$shown, $this->decision] = [$limit, $result];
+            }
+        }
+        return $this->addHeaders($response, $shown->maxAttempts, $this->decision->remaining);
     }
 
     /** Seconds the denied client should wait: from the decision, no second round trip. */
