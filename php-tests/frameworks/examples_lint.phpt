@@ -34,3 +34,4 @@ ok  integrations/laravel/src/ThrottleRequests.php
 ok  integrations/symfony/autoload.php
 ok  integrations/symfony/src/ExtensionLimiter.php
 ok  integrations/symfony/src/ExtensionRateLimiterFactory.php
+ok  integrations/symfony/src/InstalledSymfony.php

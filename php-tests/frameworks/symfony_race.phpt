@@ -10,6 +10,8 @@ posix
 <?php
 require __DIR__ . '/../config.inc';
 require_once '/usr/share/php/Symfony/Component/RateLimiter/autoload.php';
+// Symfony 5.4's RateLimiter requires the Lock component; from 6.x it only suggests it.
+require_once '/usr/share/php/Symfony/Component/Lock/autoload.php';
 require_once __DIR__ . '/../../integrations/symfony/autoload.php';
 
 use RateLimit\Symfony\ExtensionRateLimiterFactory;

@@ -19,8 +19,11 @@ use Symfony\Component\RateLimiter\Reservation;
  * tokens are really taken (retrying at the moment the extension says they
  * fit), and returns a reservation that is due now. The caller ends up waiting
  * about as long, and never more than $maxTime: when the wait would be longer,
- * MaxWaitDurationExceededException, as in Symfony. Sliding window: not
- * supported, as in Symfony.
+ * MaxWaitDurationExceededException, as in Symfony. Sliding window: as the
+ * installed Symfony does (not supported up to 6.4, supported from 7.x).
+ *
+ * Where Symfony's versions answer differently, the adapter answers as the
+ * installed one does (InstalledSymfony asks it).
  */
 final class ExtensionLimiter implements LimiterInterface
 {
@@ -56,19 +59,19 @@ final class ExtensionLimiter implements LimiterInterface
             return new RateLimit($r->remaining, self::at($r->retryAfter), true, $r->limit);
         }
         if ($tokens > $this->limit) {
-            if ($this->policy === 'sliding_window') {
-                // Symfony's sliding window answers "not accepted"; the others throw (below).
+            if ($this->policy === 'sliding_window' && !InstalledSymfony::slidingWindowRefusesOversize()) {
+                // Symfony's sliding window up to 6.4 answers "not accepted"; the others throw (below).
                 $r = $this->last = $this->limiter->peek($this->key);
                 return new RateLimit($r->remaining, self::at($r->resetAfter), false, $r->limit);
             }
             $this->tooMany($tokens);
         }
-        return self::rateLimit($this->last = $this->limiter->consume($this->key, $tokens));
+        return $this->accepting($this->last = $this->limiter->consume($this->key, $tokens));
     }
 
     public function reserve(int $tokens = 1, ?float $maxTime = null): Reservation
     {
-        if ($this->policy === 'sliding_window') {
+        if ($this->policy === 'sliding_window' && !InstalledSymfony::slidingWindowReserves()) {
             throw new ReserveNotSupportedException(\Symfony\Component\RateLimiter\Policy\SlidingWindowLimiter::class);
         }
         if ($tokens > $this->limit) {
@@ -79,7 +82,7 @@ final class ExtensionLimiter implements LimiterInterface
             $r = $this->last = $this->limiter->consume($this->key, $tokens);
             $now = microtime(true);
             if ($r->allowed) {
-                return new Reservation($now, self::rateLimit($r));
+                return new Reservation($now, $this->accepting($r));
             }
             if ($now + $r->retryAfter > $deadline) {
                 throw new MaxWaitDurationExceededException(
@@ -102,6 +105,23 @@ final class ExtensionLimiter implements LimiterInterface
     {
         $what = $this->policy === 'token_bucket' ? 'burst size' : 'size';
         throw new \InvalidArgumentException(sprintf('Cannot reserve more tokens (%d) than the %s of the rate limiter (%d).', $tokens, $what, $this->limit));
+    }
+
+    /**
+     * A decision as Symfony's RateLimit. Symfony 6.4+ says when the next token
+     * frees up on an accepted request that took the last one; the decision
+     * tells it without another round trip: a fixed window frees its tokens at
+     * its end, a bucket (now empty) refills one in 1/limit of the time it
+     * takes to refill all, and a sliding window has every unit back by
+     * resetAfter (its log entries of one burst leave together).
+     */
+    private function accepting(\RateLimitResult $r): RateLimit
+    {
+        if ($r->allowed && $r->remaining === 0 && InstalledSymfony::showsWaitWhenEmptied()) {
+            $wait = $this->policy === 'token_bucket' ? $r->resetAfter / max(1, $r->limit) : $r->resetAfter;
+            return new RateLimit(0, self::at($wait), true, $r->limit);
+        }
+        return self::rateLimit($r);
     }
 
     private static function rateLimit(\RateLimitResult $r): RateLimit
