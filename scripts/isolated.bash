@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with /etc, /usr and /var as throwaway copies: overlays in a
 # private mount namespace, so what the command installs (make install,
-# apt install ./php8.2-ratelimit_….deb) is seen by it and its children only,
+# apt install ./php<X.Y>-ratelimit_….deb) is seen by it and its children only,
 # and gone when it ends. Installs can then be checked on a machine shared with
 # others without changing what their PHP loads. Needs root (CAP_SYS_ADMIN).
 #
