@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod limiter;
+pub mod memory;
 pub mod php;
 pub mod redis;
 pub mod settings;

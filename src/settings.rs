@@ -84,7 +84,11 @@ type Apply = fn(&[u8]) -> bool;
 
 fn apply_redis_url(v: &[u8]) -> bool {
     let Ok(s) = std::str::from_utf8(v) else { return false };
-    if crate::redis::target::parse_dsn(s).is_err() {
+    let valid = match crate::memory::parse_dsn(s) {
+        Some(name) => name.is_ok(),
+        None => crate::redis::target::parse_dsn(s).is_ok(),
+    };
+    if !valid {
         return false;
     }
     *REDIS_URL.write() = s.to_string();

@@ -1,11 +1,14 @@
-//! Every algorithm replayed against a readable table, on a real redis-server,
-//! with the script's clock injected: exact microsecond answers at chosen
-//! instants, no sleeps, independent of how busy the machine is.
+//! Every algorithm replayed against a readable table, with the clock
+//! injected: exact microsecond answers at chosen instants, no sleeps,
+//! independent of how busy the machine is. Every table runs twice: on a real
+//! redis-server (the Lua library) and on a `memory://` store (the core), and
+//! both must give the table's answers.
 //!
 //! A row is `(at, op, cost) → (allowed, remaining, retry_after, reset_after, delay)`:
 //! `at` is microseconds after the table's start, times in microseconds. The
 //! rows run in order on one key, through the same `Limiter::decide_at` path
-//! PHP calls use (policy → FCALL on a pooled connection → `Outcome`).
+//! PHP calls use (policy → FCALL on a pooled connection, or the core on a
+//! store → `Outcome`).
 
 mod support;
 
@@ -50,23 +53,30 @@ impl Bench {
         self.server.limiter(policy, name)
     }
 
+    /// The same policy on the server and on a memory store of its own.
+    fn limiters(&self, policy: Policy, name: &str) -> [(&'static str, Limiter); 2] {
+        let store = format!("tables-{name}-{}", self.start_us);
+        [("redis", self.limiter(policy.clone(), name)), ("memory", support::memory_limiter(policy, &store, name))]
+    }
+
     fn decide(&self, limiter: &Limiter, at: i64, op: Op) -> Result<Outcome, Error> {
         limiter.decide_at(b"", op, OPTS, Some(self.start_us + at))
     }
 
     /// Replays `rows`; every mismatch is reported, then the test fails.
     fn replay(&self, name: &str, policy: Policy, rows: &[Row]) {
-        let limiter = self.limiter(policy, name);
         let mut wrong = Vec::new();
-        for (i, &(at, what, cost, want)) in rows.iter().enumerate() {
-            let op = match what {
-                C => Op::Consume(cost),
-                P => Op::Peek,
-            };
-            let o = self.decide(&limiter, at, op).unwrap_or_else(|e| panic!("{name} row {i}: {e}"));
-            let got = (o.allowed, o.remaining, o.retry_after_us, o.reset_after_us, o.delay_us);
-            if got != want {
-                wrong.push(format!("row {i} at {at} µs {what:?} {cost}: got {got:?}, want {want:?}"));
+        for (on, limiter) in self.limiters(policy, name) {
+            for (i, &(at, what, cost, want)) in rows.iter().enumerate() {
+                let op = match what {
+                    C => Op::Consume(cost),
+                    P => Op::Peek,
+                };
+                let o = self.decide(&limiter, at, op).unwrap_or_else(|e| panic!("{name} on {on} row {i}: {e}"));
+                let got = (o.allowed, o.remaining, o.retry_after_us, o.reset_after_us, o.delay_us);
+                if got != want {
+                    wrong.push(format!("{on}: row {i} at {at} µs {what:?} {cost}: got {got:?}, want {want:?}"));
+                }
             }
         }
         assert!(wrong.is_empty(), "{name}:\n{}", wrong.join("\n"));
@@ -250,7 +260,6 @@ fn leaky_bucket_table() {
 #[rustfmt::skip]
 fn gcra_redis_cell_table() {
     let Some(b) = Bench::new() else { return };
-    let limiter = b.limiter(gcra::policy(4, 1, 1.0).unwrap(), "cell");
     let cases: &[(i64, i64, [i64; 5])] = &[
         (0,          6, [1, 5, 5, -1, 0]),  // never larger than the maximum
         (0,          1, [0, 5, 4, -1, 1]),
@@ -270,11 +279,13 @@ fn gcra_redis_cell_table() {
         (30000 * MS, 1, [0, 5, 4, -1, 1]),  // ours: a TAT long past counts as now
     ];
     let mut wrong = Vec::new();
-    for (i, &(at, quantity, want)) in cases.iter().enumerate() {
-        let op = gcra::throttle_op(quantity, limiter.limit()).unwrap();
-        let got = gcra::cl_throttle(quantity, &b.decide(&limiter, at, op).unwrap());
-        if got != want {
-            wrong.push(format!("case {i} at {at} µs quantity {quantity}: got {got:?}, want {want:?}"));
+    for (on, limiter) in b.limiters(gcra::policy(4, 1, 1.0).unwrap(), "cell") {
+        for (i, &(at, quantity, want)) in cases.iter().enumerate() {
+            let op = gcra::throttle_op(quantity, limiter.limit()).unwrap();
+            let got = gcra::cl_throttle(quantity, &b.decide(&limiter, at, op).unwrap());
+            if got != want {
+                wrong.push(format!("{on}: case {i} at {at} µs quantity {quantity}: got {got:?}, want {want:?}"));
+            }
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

@@ -5,9 +5,14 @@
 
 use std::sync::Arc;
 
+use ratelimit_core::entries::CompoundAnswer;
+use ratelimit_core::Algorithm;
+
+use super::backend::Backend;
 use super::instance::{CallOptions, Limiter};
 use super::{Op, Outcome, Policy};
 use crate::error::{Error, Result};
+use crate::memory::{self, MemoryTarget};
 use crate::redis::pool::Timeouts;
 use crate::redis::script;
 use crate::redis::scripts::Entry;
@@ -77,14 +82,32 @@ impl Compound {
         self.members[0].limit()
     }
 
+    fn backend(&self) -> &Backend {
+        self.members[0].backend()
+    }
+
+    /// A memory store's answer, read as the Lua library's reply would be.
+    fn memory_outcome(&self, answer: CompoundAnswer) -> Result<Outcome> {
+        self.members[answer.member].policy().outcome(&memory::reply(&answer.answer))
+    }
+
+    /// One all-or-nothing decision on a memory store.
+    fn on_memory(&self, store: &MemoryTarget, keys: &[Vec<u8>], op: Op, now_us: Option<i64>) -> Result<Outcome> {
+        let members: Vec<(&[u8], Algorithm)> = keys.iter().zip(&self.members).map(|(k, m)| (k.as_slice(), *m.algorithm())).collect();
+        store.compound(&members, op.cost(), op.is_peek(), now_us).and_then(|a| self.memory_outcome(a))
+    }
+
     /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).
     pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         self.check_cost(op.cost())?;
         let keys = self.keys(id)?;
+        let slot = match self.backend() {
+            Backend::Memory(store) => return Outcome::settle(self.on_memory(store, &keys, op, now_us), opts.on_error, self.limit()),
+            Backend::Redis(slot) => slot,
+        };
         let (extra, n) = Policy::call_args(op, now_us);
         let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
-        let decided = self.members[0]
-            .slot()
+        let decided = slot
             .run(opts.timeouts, |conn| script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n]))
             .and_then(|reply| self.outcome(reply.as_slice()));
         Outcome::settle(decided, opts.on_error, self.limit())
@@ -102,9 +125,15 @@ impl Compound {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
+        let slot = match self.backend() {
+            Backend::Memory(store) => {
+                let each = keys.iter().map(|k| self.on_memory(store, k, Op::Consume(cost), None)).collect();
+                return Outcome::settle_batch(Ok(each), keys.len(), opts.on_error, self.limit());
+            }
+            Backend::Redis(slot) => slot,
+        };
         let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let decided = self.members[0]
-            .slot()
+        let decided = slot
             .run_many(opts.timeouts, |conn| script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n]));
         let decided = decided.map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
         Outcome::settle_batch(decided, keys.len(), opts.on_error, self.limit())
@@ -116,6 +145,12 @@ impl Compound {
         for m in &self.members {
             m.forget(&m.key(id)?);
         }
-        self.members[0].slot().run(timeouts, |conn| ::redis::cmd("DEL").arg(&keys).query::<i64>(conn)).map(|_| ())
+        match self.backend() {
+            Backend::Memory(store) => {
+                store.delete(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>());
+                Ok(())
+            }
+            Backend::Redis(slot) => slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&keys).query::<i64>(conn)).map(|_| ()),
+        }
     }
 }

@@ -1,18 +1,22 @@
-//! A limiter bound to its Redis: a policy, the pool slot of its target and its
-//! full key prefix. Builds the key, runs the policy's script, applies the
-//! `on_error` policy it is handed. No Zval and no ini setting here: the PHP
+//! A limiter bound to its target: a policy, where it decides (`Backend`: a
+//! Redis target's pool slot, or a `memory://` store) and its full key prefix.
+//! Builds the key, runs the policy there, applies the `on_error` policy it is
+//! handed. No Zval and no ini setting here: the PHP
 //! layer passes the prefix, timeouts and `on_error` in.
 
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 use std::time::Instant;
 
+use ratelimit_core::Algorithm;
+
+use super::backend::Backend;
 use super::block_cache::CACHE;
 use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
-use crate::redis::pool::{Slot, Timeouts};
-use crate::redis::scripts::{self, Entry};
+use crate::memory;
+use crate::redis::pool::Timeouts;
+use crate::redis::scripts::Entry;
 use crate::redis::{counter, resp, script};
 
 /// What one call needs besides its arguments, read by the caller when the call is made.
@@ -29,7 +33,9 @@ pub struct Limiter {
     /// The algorithm's name and arguments, in RESP once for all calls.
     encoded_args: Vec<u8>,
     arg_count: usize,
-    slot: Arc<Slot>,
+    /// The policy as the core runs it (a `memory://` target).
+    algorithm: Algorithm,
+    backend: Backend,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
     /// Tells this policy's block-cache entries from another's on the same key.
@@ -43,17 +49,19 @@ pub struct Limiter {
 impl Limiter {
     /// `key_prefix` is the user's (validated here); `global_prefix` is
     /// `ratelimit.key_prefix` as it was at construction.
-    pub fn new(policy: Policy, slot: Arc<Slot>, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
+    pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
         let mut encoded_args = Vec::new();
-        resp::bulk(&mut encoded_args, scripts::algorithm_name(policy.script).as_bytes());
+        resp::bulk(&mut encoded_args, policy.script.name().as_bytes());
         encoded_args.extend_from_slice(&resp::encode_all(&policy.args));
         let arg_count = 1 + policy.args.len();
+        let args: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
+        let algorithm = Algorithm::parse(policy.script.name().as_bytes(), &args).map_err(|e| Error::Redis(e.0))?;
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (policy.script, &policy.args).hash(&mut hasher);
-        let hash_tag = slot.is_cluster();
-        Ok(Limiter { policy, encoded_args, arg_count, slot, prefix, fingerprint: hasher.finish(), hash_tag })
+        let hash_tag = backend.is_cluster();
+        Ok(Limiter { policy, encoded_args, arg_count, algorithm, backend, prefix, fingerprint: hasher.finish(), hash_tag })
     }
 
     pub fn limit(&self) -> i64 {
@@ -74,13 +82,17 @@ impl Limiter {
         &self.prefix
     }
 
-    pub fn slot(&self) -> &Arc<Slot> {
-        &self.slot
+    pub fn backend(&self) -> &Backend {
+        &self.backend
     }
 
-    /// Whether `other` talks to the same Redis (one connection slot).
+    pub fn algorithm(&self) -> &Algorithm {
+        &self.algorithm
+    }
+
+    /// Whether `other` decides in the same place (one connection slot, one store).
     pub fn same_target(&self, other: &Limiter) -> bool {
-        Arc::ptr_eq(&self.slot, &other.slot)
+        self.backend.same(&other.backend)
     }
 
     /// Drops the block cache's entries of `key` (its state changed here).
@@ -126,6 +138,13 @@ impl Limiter {
     pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         self.policy.check_cost(op.cost())?;
         let key = self.key(id)?;
+        let slot = match &self.backend {
+            Backend::Memory(store) => {
+                let decided = store.decide(&key, &self.algorithm, op.cost(), op.is_peek(), now_us);
+                return Outcome::settle(decided.and_then(|a| self.policy.outcome(&memory::reply(&a))), opts.on_error, self.limit());
+            }
+            Backend::Redis(slot) => slot,
+        };
         let cached = opts.block_cache > 0 && now_us.is_none();
         if cached {
             if let Some(o) = CACHE.with_borrow_mut(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
@@ -133,15 +152,13 @@ impl Limiter {
             }
         }
         let decided = match (self.policy.counter_window_ms, op, now_us) {
-            (Some(window_ms), Op::Consume(1), None) => self
-                .slot
+            (Some(window_ms), Op::Consume(1), None) => slot
                 .run(opts.timeouts, |conn| counter::hit(conn, &key, window_ms))
                 .map(|(count, ttl_ms)| Outcome::from_count(self.limit(), count, ttl_ms)),
             _ => {
                 let (extra, n) = Policy::call_args(op, now_us);
                 let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
-                self.slot
-                    .run(opts.timeouts, |conn| script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n]))
+                slot.run(opts.timeouts, |conn| script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n]))
                     .and_then(|reply| self.policy.outcome(reply.as_slice()))
             }
         };
@@ -165,10 +182,28 @@ impl Limiter {
     /// call failed, or for all when the round trip failed; when it says throw,
     /// the first failure is the batch's error (the calls after it ran too).
     pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
+        self.decide_many_at(ids, cost, opts, None)
+    }
+
+    /// `decide_many` at the instant `now_us` when given (tests, as `decide_at`;
+    /// the block cache and the fixed window's counter are then left out).
+    pub fn decide_many_at(&self, ids: &[&[u8]], cost: i64, opts: CallOptions, now_us: Option<i64>) -> Result<Vec<Outcome>> {
         self.policy.check_cost(cost)?;
+        let opts = if now_us.is_some() { CallOptions { block_cache: 0, ..opts } } else { opts };
         let keys =
             ids.iter().enumerate().map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:")))).collect::<Result<Vec<_>>>()?;
         let limit = self.limit();
+        let slot = match &self.backend {
+            Backend::Memory(store) => {
+                let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+                let each = store
+                    .take_many(&keys, &self.algorithm, cost, now_us)
+                    .into_iter()
+                    .map(|r| r.and_then(|a| self.policy.outcome(&memory::reply(&a))));
+                return Outcome::settle_batch(Ok(each.collect()), keys.len(), opts.on_error, limit);
+            }
+            Backend::Redis(slot) => slot,
+        };
         // Ids the block cache answers need no round trip; the others go in
         // order (a cached answer changes nothing in Redis).
         let mut answers: Vec<Option<Result<Outcome>>> = keys
@@ -182,14 +217,12 @@ impl Limiter {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
         let decided: Result<Vec<Result<Outcome>>> = match self.policy.counter_window_ms {
-            Some(window_ms) if cost == 1 => self
-                .slot
+            Some(window_ms) if cost == 1 && now_us.is_none() => slot
                 .run_many(opts.timeouts, |conn| counter::hit_many(conn, &keys, window_ms))
                 .map(|all| all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()),
             _ => {
-                let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-                self.slot
-                    .run_many(opts.timeouts, |conn| script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n]))
+                let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
+                slot.run_many(opts.timeouts, |conn| script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n]))
                     .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.policy.outcome(ints.as_slice()))).collect())
             }
         };
@@ -206,6 +239,12 @@ impl Limiter {
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
         CACHE.with_borrow_mut(|c| c.forget(&key));
-        self.slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ())
+        match &self.backend {
+            Backend::Memory(store) => {
+                store.delete(&[&key]);
+                Ok(())
+            }
+            Backend::Redis(slot) => slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ()),
+        }
     }
 }

@@ -1,12 +1,12 @@
 //! A validated algorithm as plain data: what every call of a limiter sends to
 //! Redis besides the key and the cost. The algorithm files build policies;
-//! `instance::Limiter` runs them; the Redis layer maps `Script` to Lua text.
+//! `instance::Limiter` runs them on its target's executor.
 
 use super::outcome::Outcome;
 use super::params;
 use crate::error::Result;
 
-/// Which algorithm of the Lua library decides (`redis::scripts::algorithm_name`).
+/// Which algorithm decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Script {
     FixedWindow,
@@ -15,6 +15,22 @@ pub enum Script {
     TokenBucket,
     LeakyBucket,
     Gcra,
+}
+
+impl Script {
+    /// The name the Lua library (`ALGORITHMS.<name>`) and the core
+    /// (`ratelimit_core::Algorithm::parse`) know the algorithm by: the first
+    /// of its arguments in every call.
+    pub fn name(self) -> &'static str {
+        match self {
+            Script::FixedWindow => "fixed_window",
+            Script::SlidingLog => "sliding_log",
+            Script::SlidingBlocks => "sliding_blocks",
+            Script::TokenBucket => "token_bucket",
+            Script::LeakyBucket => "leaky_bucket",
+            Script::Gcra => "gcra",
+        }
+    }
 }
 
 /// What a call asks of the library: take (the `take` entry) or only look (`peek`).

@@ -1,8 +1,9 @@
-//! The `$connection` argument (docs/api.md, "The connection argument") → a pool
-//! `Target` plus optional per-limiter timeouts. Accepts a phpredis `Redis`
-//! object (only its settings are read; its socket is never used), a phpredis
-//! `RedisCluster` object (`phpredis_cluster`), a DSN string, a phpredis-style
-//! config array, or null for `ratelimit.redis_url`.
+//! The `$connection` argument (docs/api.md, "The connection argument") → where
+//! the limiter decides (a pool `Target`'s slot, or a `memory://` store) plus
+//! optional per-limiter timeouts. Accepts a phpredis `Redis` object (only its
+//! settings are read; its socket is never used), a phpredis `RedisCluster`
+//! object (`phpredis_cluster`), a DSN string (`memory://name` included), a
+//! phpredis-style config array, or null for `ratelimit.redis_url`.
 
 use std::time::Duration;
 
@@ -12,6 +13,9 @@ use ext_php_rs::zend::ClassEntry;
 
 use super::values::{self, type_name};
 use crate::error::{Error, Result};
+use crate::limiter::backend::Backend;
+use crate::memory;
+use crate::redis::pool;
 use crate::redis::redact::shown;
 use crate::redis::sentinel_target;
 use crate::redis::target::{is_tls_scheme, parse_dsn, Address, Target, Tls, DEFAULT_PORT};
@@ -24,13 +28,27 @@ pub struct TimeoutOverrides {
     pub reply: Option<Duration>,
 }
 
-pub fn resolve(connection: Option<&Zval>) -> Result<(Target, TimeoutOverrides)> {
-    let Some(z) = connection.map(Zval::dereference).filter(|z| !z.is_null()) else {
-        return Ok((parse_dsn(&settings::redis_url())?, TimeoutOverrides::default()));
+/// Where a limiter with this `$connection` argument decides (`null`: the
+/// `ratelimit.redis_url` setting), and the timeouts it asked for.
+pub fn resolve(connection: Option<&Zval>) -> Result<(Backend, TimeoutOverrides)> {
+    let given = connection.map(Zval::dereference).filter(|z| !z.is_null());
+    let dsn = match given {
+        None => Some(settings::redis_url()),
+        Some(z) => z.str().map(str::to_string),
     };
-    if let Some(s) = z.str() {
-        return Ok((parse_dsn(s)?, TimeoutOverrides::default()));
+    if let Some(name) = dsn.as_deref().and_then(memory::parse_dsn) {
+        return Ok((Backend::Memory(memory::target(&name?)), TimeoutOverrides::default()));
     }
+    let (target, timeouts) = match (given, dsn) {
+        (_, Some(dsn)) => (parse_dsn(&dsn)?, TimeoutOverrides::default()),
+        (Some(z), None) => resolve_target(z)?,
+        (None, None) => unreachable!("no argument reads the setting"),
+    };
+    Ok((Backend::Redis(pool::slot(target)), timeouts))
+}
+
+/// A `$connection` that is not a DSN string: an array or a phpredis object.
+fn resolve_target(z: &Zval) -> Result<(Target, TimeoutOverrides)> {
     if z.is_string() {
         return Err(Error::value("connection", "must be a valid UTF-8 DSN"));
     }

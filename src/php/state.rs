@@ -21,7 +21,7 @@ use crate::error::Result;
 use crate::limiter::compound::Compound;
 use crate::limiter::instance::{CallOptions, Limiter};
 use crate::limiter::{Op, Outcome, Policy};
-use crate::redis::pool::{self, Timeouts};
+use crate::redis::pool::Timeouts;
 use crate::settings;
 
 /// What decides for a limiter object.
@@ -67,8 +67,8 @@ impl LimiterState {
         let make = || -> Result<Self> {
             let policy = build(&args)?;
             let key_prefix = args.bytes("keyPrefix")?;
-            let (target, timeouts) = connection::resolve(args.connection())?;
-            let limiter = Limiter::new(policy, pool::slot(target), &settings::key_prefix(), &key_prefix)?;
+            let (backend, timeouts) = connection::resolve(args.connection())?;
+            let limiter = Limiter::new(policy, backend, &settings::key_prefix(), &key_prefix)?;
             Ok(LimiterState { class: sig.class, decider: Decider::One(std::sync::Arc::new(limiter)), timeouts, remaining: None })
         };
         make().map_err(|e| args.explain(e))

@@ -12,8 +12,6 @@
 
 use once_cell::sync::Lazy;
 
-use crate::limiter::Script;
-
 /// The library without its wrapper: what both forms share.
 const BODY: &str = concat!(
     include_str!("../../lua/clock.lua"),
@@ -84,16 +82,3 @@ pub static LIBRARY: Lazy<Library> = Lazy::new(|| {
     let script_sha = ::redis::Script::new(&script_text).get_hash().to_string();
     Library { function_text, function_prefix, script_text, script_sha }
 });
-
-/// The name `lua/` knows an algorithm by (`ALGORITHMS.<name>`), the first
-/// argument of every entry.
-pub fn algorithm_name(script: Script) -> &'static str {
-    match script {
-        Script::FixedWindow => "fixed_window",
-        Script::SlidingLog => "sliding_log",
-        Script::SlidingBlocks => "sliding_blocks",
-        Script::TokenBucket => "token_bucket",
-        Script::LeakyBucket => "leaky_bucket",
-        Script::Gcra => "gcra",
-    }
-}

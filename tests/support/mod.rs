@@ -83,8 +83,10 @@ impl Drop for RedisServer {
     }
 }
 
+use ratelimit::limiter::backend::Backend;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{OnError, Policy};
+use ratelimit::memory;
 use ratelimit::redis::pool::{self, Timeouts};
 use ratelimit::redis::target::Target;
 
@@ -96,7 +98,7 @@ impl RedisServer {
     /// A limiter on this server whose key for the id "" is `table:<name>`.
     pub fn limiter(&self, policy: Policy, name: &str) -> Limiter {
         let slot = pool::slot(Target::tcp("127.0.0.1", self.port));
-        Limiter::new(policy, slot, b"table:", name.as_bytes()).unwrap()
+        Limiter::new(policy, Backend::Redis(slot), b"table:", name.as_bytes()).unwrap()
     }
 
     /// Runs one command on the server and reads its reply as `T`.
@@ -108,4 +110,10 @@ impl RedisServer {
         }
         cmd.query(&mut self.connection().unwrap()).unwrap_or_else(|e| panic!("{args:?}: {e}"))
     }
+}
+
+/// A limiter on the `memory://<store>` target whose key for the id "" is `table:<name>`.
+#[allow(dead_code)]
+pub fn memory_limiter(policy: Policy, store: &str, name: &str) -> Limiter {
+    Limiter::new(policy, Backend::Memory(memory::target(store)), b"table:", name.as_bytes()).unwrap()
 }

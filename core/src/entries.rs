@@ -1,0 +1,124 @@
+//! The entry points of lua/entries.lua over any keyspace: one limiter on one
+//! key (take, peek), one limiter on many keys in order (take_many), and
+//! several limiters decided all or nothing (compound, compound_peek). The
+//! executor gives the keyspace and the clock; the writes of each decision are
+//! applied before the next one reads, as Redis applies the Lua code's.
+
+use crate::algorithm::Algorithm;
+use crate::answer::Answer;
+use crate::effect::Effect;
+use crate::view::{Read, Refused, View};
+
+/// Where the keys live: an executor's keyspace.
+pub trait Keyspace {
+    /// The key as a decision reads it.
+    fn view<'a>(&'a self, key: &'a [u8]) -> Box<dyn View + 'a>;
+    /// Writes a decision's effects, in order.
+    fn apply(&mut self, key: &[u8], effects: &[Effect]) -> Result<(), Refused>;
+    /// The server's clock in µs (what TIME reads).
+    fn now_us(&self) -> f64;
+}
+
+/// The instant of a call: a test's clock, the keyspace's, or 0 when no
+/// algorithm of the call reads one (fixed windows only).
+fn instant<K: Keyspace + ?Sized>(ks: &K, injected: Option<f64>, reads: bool) -> f64 {
+    match injected {
+        Some(now) => now,
+        None if reads => ks.now_us(),
+        None => 0.0,
+    }
+}
+
+/// One decision on one key (lua/entries.lua's `one_key`).
+fn one_key<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], algo: &Algorithm, cost: f64, now: f64, injected: bool, peek: bool) -> Read<Answer> {
+    let mut effects = Vec::new();
+    let checked = algo.check(&*ks.view(key), cost, now, injected, !peek, &mut effects);
+    ks.apply(key, &effects)?;
+    let checked = checked?;
+    effects.clear();
+    if checked.fits && !peek {
+        let committed = algo.commit(&*ks.view(key), cost, now, checked, &mut effects)?;
+        ks.apply(key, &effects)?;
+        let (remaining, reset, delay) = committed;
+        return Ok(Answer::new(remaining, reset, None, delay));
+    }
+    let (reset, retry) = algo.explain(&*ks.view(key), cost, now, &checked)?;
+    Ok(Answer::new(checked.remaining, reset, (!checked.fits).then_some(retry), 0.0))
+}
+
+/// `take` (peek false) or `peek`: one limiter on one key.
+pub fn decide<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], algo: &Algorithm, cost: f64, injected: Option<f64>, peek: bool) -> Read<Answer> {
+    let now = instant(ks, injected, algo.reads_clock());
+    one_key(ks, key, algo, cost, now, injected.is_some(), peek)
+}
+
+/// `take_many`: `take` for every key in order at one instant; each answer
+/// stands alone (a key holding a foreign value fails only itself).
+pub fn take_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], algo: &Algorithm, cost: f64, injected: Option<f64>) -> Vec<Read<Answer>> {
+    let now = instant(ks, injected, algo.reads_clock());
+    keys.iter().map(|key| one_key(ks, key, algo, cost, now, injected.is_some(), false)).collect()
+}
+
+/// A compound's answer: the 0-based member with the least remaining (the
+/// first of equals), and the most restrictive answer: the largest reset, the
+/// largest retry of the members that deny, the largest delay.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompoundAnswer {
+    pub member: usize,
+    pub answer: Answer,
+}
+
+impl CompoundAnswer {
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        crate::answer::doubles(out, &[self.member as f64]);
+        self.answer.write_to(out);
+    }
+}
+
+/// `compound` (peek false) or `compound_peek`: every member checked first,
+/// in order; only when all fit (and this is no peek) does every member
+/// commit, else every member explains. Members have distinct keys.
+pub fn compound<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    cost: f64,
+    injected: Option<f64>,
+    peek: bool,
+) -> Read<CompoundAnswer> {
+    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    let mut checked = Vec::with_capacity(members.len());
+    let mut effects = Vec::new();
+    for (key, algo) in members {
+        let c = algo.check(&*ks.view(key), cost, now, injected.is_some(), !peek, &mut effects);
+        ks.apply(key, &effects)?;
+        effects.clear();
+        checked.push(c?);
+    }
+    let all = checked.iter().all(|c| c.fits);
+    let (mut least, mut low) = (0, f64::INFINITY);
+    let (mut reset, mut retry, mut delay) = (0.0f64, 0.0f64, 0.0f64);
+    // From the last member to the first, as the Lua recursion unwinds.
+    for (m, c) in checked.into_iter().enumerate().rev() {
+        let (key, algo) = &members[m];
+        let remaining = if all && !peek {
+            let (remaining, r, d) = algo.commit(&*ks.view(key), cost, now, c, &mut effects)?;
+            ks.apply(key, &effects)?;
+            effects.clear();
+            reset = reset.max(r);
+            delay = delay.max(d);
+            remaining
+        } else {
+            let (r, w) = algo.explain(&*ks.view(key), cost, now, &c)?;
+            reset = reset.max(r);
+            if !c.fits {
+                retry = retry.max(w);
+            }
+            c.remaining
+        };
+        if remaining <= low {
+            least = m;
+            low = remaining;
+        }
+    }
+    Ok(CompoundAnswer { member: least, answer: Answer::new(low, reset, (!all).then_some(retry), delay) })
+}

@@ -1,0 +1,106 @@
+//! Fixed window (lua/algorithms/fixed_window.lua): a string counter whose
+//! TTL is the window; the server's clock (the key's expiry) closes it, so a
+//! decision reads no clock. Denied requests write nothing, except that a
+//! counter without expiry (written from outside) gets one window.
+//! With an injected clock (tests) expiries are instants (PEXPIREAT,
+//! PEXPIRETIME) on that clock, and a window that ended at it is over.
+
+use crate::effect::Effect;
+use crate::numbers::{int_text, lua_tonumber, redis_int};
+use crate::view::{Read, Refused, View};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    /// Milliseconds (integer >= 1).
+    pub window: f64,
+    pub limit: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// The counter as read; `None`: missing, or over by the injected clock.
+    raw: Option<Vec<u8>>,
+    /// ms left; -window: the counter has no expiry.
+    ttl: f64,
+    /// now in ms with an injected clock.
+    now_ms: Option<f64>,
+}
+
+fn expire(p: &Params, now_ms: Option<f64>) -> Effect {
+    match now_ms {
+        Some(ms) => Effect::PExpireAt((ms + p.window) as i64),
+        None => Effect::PExpire(p.window as i64),
+    }
+}
+
+pub fn check(
+    p: &Params,
+    view: &dyn View,
+    cost: f64,
+    now: f64,
+    injected: bool,
+    consuming: bool,
+    effects: &mut Vec<Effect>,
+) -> Read<(bool, f64, State)> {
+    let now_ms = injected.then(|| (now / 1000.0).floor());
+    let mut raw = view.get()?;
+    let mut used = match &raw {
+        None => 0.0,
+        Some(r) => lua_tonumber(r).ok_or_else(|| Refused::foreign("a value that is not a fixed-window counter"))?,
+    };
+    let mut ttl = 0.0;
+    if raw.is_some() {
+        ttl = match now_ms {
+            Some(ms) => {
+                let at = view.expiry_at_ms() as f64;
+                if at < 0.0 {
+                    at
+                } else {
+                    (at - ms).max(0.0)
+                }
+            }
+            None => view.pttl_ms() as f64,
+        };
+        if now_ms.is_some() && ttl == 0.0 {
+            // Only an injected clock outlives a window: as if expired.
+            raw = None;
+            used = 0.0;
+        } else if ttl < 0.0 {
+            ttl = -p.window;
+        }
+    }
+    let fits = used + cost <= p.limit;
+    if ttl < 0.0 && consuming && !fits {
+        effects.push(expire(p, now_ms));
+    }
+    Ok((fits, (p.limit - used).max(0.0), State { raw, ttl, now_ms }))
+}
+
+pub fn explain(s: &State) -> (f64, f64) {
+    let left = s.ttl.abs() * 1000.0;
+    (left, left)
+}
+
+pub fn commit(p: &Params, cost: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64, f64)> {
+    if let Some(raw) = s.raw {
+        let used = redis_int(&raw)
+            .ok_or_else(Refused::not_an_integer)?
+            .checked_add(cost as i64)
+            .ok_or_else(|| Refused("ERR increment or decrement would overflow".into()))?;
+        effects.push(Effect::IncrBy(cost as i64));
+        let mut ttl = s.ttl;
+        if ttl < 0.0 {
+            effects.push(expire(p, s.now_ms));
+            ttl = p.window;
+        }
+        return Ok((p.limit - used as f64, ttl * 1000.0, 0.0));
+    }
+    match s.now_ms {
+        Some(_) => {
+            effects.push(Effect::Set(int_text(cost)));
+            effects.push(expire(p, s.now_ms));
+        }
+        None => effects.push(Effect::SetPx(int_text(cost), p.window as i64)),
+    }
+    Ok((p.limit - cost, p.window * 1000.0, 0.0))
+}

@@ -1,0 +1,89 @@
+//! Sliding window counted in slices (lua/algorithms/sliding_blocks.lua): a
+//! hash {slice index -> units accepted in it}; slice k covers
+//! [k*slice, (k+1)*slice) µs. A decision counts every slice that overlaps
+//! (now - window, now], so it may deny up to one slice early, never late.
+//! Slices that left the window are deleted on every write.
+
+use crate::effect::Effect;
+use crate::numbers::{int_text, lua_tonumber, redis_int};
+use crate::view::{Read, Refused, View};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    /// µs (integer >= 1000).
+    pub window: f64,
+    pub limit: f64,
+    /// µs per slice (integer >= 1000).
+    pub slice: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    used: f64,
+    /// (index, count, field, whether the count is an integer HINCRBY takes)
+    /// of the slices still in the window.
+    counted: Vec<(f64, f64, Vec<u8>, bool)>,
+    /// Fields of slices that left it.
+    expired: Vec<Vec<u8>>,
+}
+
+/// When slice k stops overlapping the window, in µs from now.
+fn leaves(p: &Params, k: f64, now: f64) -> f64 {
+    (k + 1.0) * p.slice + p.window - now
+}
+
+pub fn check(p: &Params, view: &dyn View, cost: f64, now: f64) -> Read<(bool, f64, State)> {
+    let oldest = ((now - p.window) / p.slice).floor();
+    let mut s = State { used: 0.0, counted: Vec::new(), expired: Vec::new() };
+    for (field, value) in view.hgetall()? {
+        let (Some(k), Some(n)) = (lua_tonumber(&field), lua_tonumber(&value)) else {
+            return Err(Refused::foreign("a hash that is not a sliding-window counter"));
+        };
+        if k >= oldest {
+            s.used += n;
+            s.counted.push((k, n, field, redis_int(&value).is_some()));
+        } else {
+            s.expired.push(field);
+        }
+    }
+    Ok((s.used + cost <= p.limit, (p.limit - s.used).max(0.0), s))
+}
+
+/// (reset, retry): until the newest slice leaves, until enough of the
+/// oldest slices have left for `cost` to fit.
+pub fn explain(p: &Params, cost: f64, now: f64, s: &State) -> (f64, f64) {
+    let newest = s.counted.iter().map(|c| c.0).fold(None, |m: Option<f64>, k| Some(m.map_or(k, |m| m.max(k))));
+    let reset = newest.map_or(0.0, |k| leaves(p, k, now));
+    let mut retry = 0.0;
+    if s.used + cost > p.limit {
+        let mut counts: Vec<(f64, f64)> = s.counted.iter().map(|c| (c.0, c.1)).collect();
+        counts.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let need = s.used + cost - p.limit;
+        let mut freed = 0.0;
+        for (k, n) in counts {
+            freed += n;
+            if freed >= need {
+                retry = leaves(p, k, now);
+                break;
+            }
+        }
+    }
+    (reset, retry)
+}
+
+pub fn commit(p: &Params, cost: f64, now: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64, f64)> {
+    let current = (now / p.slice).floor();
+    let field = int_text(current);
+    // HINCRBY refuses a field that does not hold an integer, before any write.
+    if s.counted.iter().any(|c| c.2 == field && !c.3) {
+        return Err(Refused::hash_not_an_integer());
+    }
+    effects.push(Effect::HIncrBy(field, cost as i64));
+    if !s.expired.is_empty() {
+        effects.push(Effect::HDel(s.expired));
+    }
+    // The key matters until the current slice leaves the window.
+    let reset = leaves(p, current, now);
+    effects.push(Effect::PExpire((reset / 1000.0).ceil() as i64));
+    Ok((p.limit - s.used - cost, reset, 0.0))
+}
