@@ -9,10 +9,12 @@ PHP_PACKAGES := $(addprefix php$(PHP_VERSION)-,dev cli redis fpm)
 DEB_PACKAGES := $(PHP_PACKAGES) build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock dpkg-dev gnuplot-nox openssl
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
-SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua -type f 2>/dev/null)
+MODULE_SO := modules/ratelimit-redis.so
+SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Cargo.toml -type f 2>/dev/null)
+MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build test test-faults test-valgrind test-php test-fpm matrix demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-php test-fpm matrix demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -32,7 +34,14 @@ $(SO): $(SOURCES) | deps
 	@mkdir -p modules
 	cp $(CARGO_TARGET_DIR)/release/libratelimit.so $(SO)
 
-test: $(SO) ## cargo test + the phpt suite against a redis-server of its own; ends "N passed, N failed"
+module: $(MODULE_SO) ## build the Redis/Valkey module into modules/ratelimit-redis.so (loadmodule it; the extension uses it where a server has it)
+
+$(MODULE_SO): $(MODULE_SOURCES) | deps
+	cargo build --release -p ratelimit-redis
+	@mkdir -p modules
+	cp $(CARGO_TARGET_DIR)/release/libratelimit_redis.so $(MODULE_SO)
+
+test: $(SO) $(MODULE_SO) ## cargo test + the phpt suite against a redis-server of its own, then again with the server module loaded; ends "N passed, N failed"
 	scripts/run-tests.bash
 
 test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak, php-fpm+nginx); part of make test
@@ -42,7 +51,7 @@ test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrin
 	@command -v valgrind >/dev/null || { sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$sudo apt-get install -y -qq valgrind >/dev/null; }
 	RATELIMIT_VALGRIND=1 RATELIMIT_SKIP_CARGO=1 RATELIMIT_SOAK_CALLS=60000 scripts/run-tests.bash $(TESTS)
 
-test-php: $(SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick)
+test-php: $(SO) $(MODULE_SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick; RATELIMIT_MODULE_PASS=only|no: only/without the pass with the module)
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)
 
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
@@ -60,11 +69,12 @@ install: $(SO) ## the .so into php-config's extension dir, ratelimit.ini enabled
 uninstall: ## remove what make install put in place (an edited ini is kept, and said so)
 	scripts/install.bash uninstall "$(SO)" "$(PHP_CONFIG)"
 
-check-packaging: $(SO) ## make deb + apt install + smoke test + purge, make install/uninstall, the phpize path; installs for real (shared machine: scripts/isolated.bash make check-packaging)
+check-packaging: $(SO) $(MODULE_SO) ## make deb + apt install + smoke test + purge, make install/uninstall, the phpize path; installs for real (shared machine: scripts/isolated.bash make check-packaging)
 	scripts/check-packaging.bash
 
-deb: $(SO) ## Debian package dist/php<X.Y>-ratelimit_<version>_<arch>.deb for php-config's PHP (apt install ./dist/php*-ratelimit_*.deb)
+deb: $(SO) $(MODULE_SO) ## Debian packages: dist/php<X.Y>-ratelimit_<version>_<arch>.deb for php-config's PHP, and dist/ratelimit-redis-module_<version>_<arch>.deb (the server module)
 	scripts/build-deb.bash "$(SO)" "$(PHP_CONFIG)"
+	scripts/build-module-deb.bash "$(MODULE_SO)"
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
@@ -72,7 +82,7 @@ stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -
 
-bench: $(SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput, Redis Cluster + TLS rows → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
+bench: $(SO) $(MODULE_SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput, Redis Cluster + TLS rows → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
 	scripts/bench.bash
 
 plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every algorithm against a redis-server (gnuplot)

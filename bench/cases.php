@@ -34,12 +34,15 @@ function extension_limiters($conn, string $prefix = 'x'): array
     ];
 }
 
-/** name => [system, transport, slow, top, factory]. */
+/** The ini a case of the server module's path runs under (the bench's default is server_module=off: the Lua library). */
+const MODULE_INI = ['ratelimit.server_module' => 'auto'];
+
+/** name => [system, transport, slow, top, ini, factory]; `ini` is set around the case's calls. */
 function bench_cases(): array
 {
     $cases = [];
-    $add = function (string $name, string $system, string $transport, callable $make, bool $slow = false, array $top = []) use (&$cases) {
-        $cases[$name] = compact('system', 'transport', 'slow', 'top') + ['make' => $make];
+    $add = function (string $name, string $system, string $transport, callable $make, bool $slow = false, array $top = [], array $ini = []) use (&$cases) {
+        $cases[$name] = compact('system', 'transport', 'slow', 'top', 'ini') + ['make' => $make];
     };
     foreach (['tcp', 'unix'] as $t) {
         $add("PING ($t)", 'floor', $t, function () use ($t) {
@@ -65,6 +68,11 @@ function bench_cases(): array
                 $limiter = extension_limiters(bench_dsn($t))[$algo];
                 return static fn (string $id): bool => $limiter->isAllowed($id);
             });
+            // The same limiter where the server module decides (the bench's server loaded it).
+            $add("module: $algo ($t)", 'module', $t, function () use ($t, $algo) {
+                $limiter = extension_limiters(bench_dsn($t), 'm')[$algo];
+                return static fn (string $id): bool => $limiter->isAllowed($id);
+            }, ini: MODULE_INI);
         }
     }
     $add('userland fixed window: pipeline INCR+EXPIRE NX', 'userland', 'tcp',

@@ -64,3 +64,14 @@ function log_line(string $msg): void
 {
     fprintf(STDERR, "[bench %s] %s\n", gmdate('H:i:s'), $msg);
 }
+
+/** $f() with the ini settings $ini in force (restored after): a case of the server module's path. */
+function with_ini(array $ini, callable $f): mixed
+{
+    foreach ($ini as $k => $v) ini_set($k, $v);
+    try {
+        return $f();
+    } finally {
+        foreach ($ini as $k => $v) ini_restore($k);
+    }
+}

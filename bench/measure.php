@@ -54,10 +54,11 @@ function command_delta(array $before, array $after, int $pings): array
     return $d;
 }
 
-/** Commands that run Lua: their usec already includes the commands the Lua ran. */
-const SCRIPT_COMMANDS = ['eval', 'evalsha', 'fcall', 'fcall_ro'];
+/** Commands that run Lua or the server module: their usec already includes the commands they ran. */
+const SCRIPT_COMMANDS = ['eval', 'evalsha', 'fcall', 'fcall_ro',
+    'ratelimit.take', 'ratelimit.peek', 'ratelimit.take_many', 'ratelimit.hit_many', 'ratelimit.compound', 'ratelimit.compound_peek'];
 
-/** Redis µs of the top-level commands: EVAL/EVALSHA/FCALL (which include what they ran) + plain commands. */
+/** Redis µs of the top-level commands: EVAL/EVALSHA/FCALL or the module's (which include what they ran) + plain commands. */
 function redis_side_usec(array $delta, array $top): int
 {
     $scripted = array_intersect(SCRIPT_COMMANDS, array_keys($delta)) !== [];

@@ -43,30 +43,35 @@ function ratio_runs(array $ids): array
         };
     };
     $runs['block cache']['SlidingWindow log'] = ['denial by a round trip' => $deny('0'), 'denial from the block cache' => $deny('1')];
-    $single = extension_limiters($dsn, 'r1');
-    $members = [$single, extension_limiters($dsn, 'r2'), extension_limiters($dsn, 'r3')];
-    foreach ($single as $algo => $limiter) {
-        $runs['consumeMany'][$algo] = [
-            '100 × consume()' => function (int $n) use ($limiter, $ids, $k) {
-                for ($i = 0; $i < $n; $i++) $limiter->consume($ids[$i % $k]);
-            },
-            'consumeMany(100 ids)' => function (int $n) use ($limiter, $ids) {
-                for ($i = 0; $i < $n; $i += BATCH) $limiter->consumeMany(array_slice($ids, $i % count($ids), BATCH));
-            },
-        ];
-        $three = array_column($members, $algo);
-        $compound = new CompoundRateLimiter($three);
-        $runs['compound'][$algo] = [
-            '1 limiter' => function (int $n) use ($limiter, $ids, $k) {
-                for ($i = 0; $i < $n; $i++) $limiter->consume($ids[$i % $k]);
-            },
-            '3 limiters one by one' => function (int $n) use ($three, $ids, $k) {
-                for ($i = 0; $i < $n; $i++) foreach ($three as $l) $l->consume($ids[$i % $k]);
-            },
-            'CompoundRateLimiter of 3' => function (int $n) use ($compound, $ids, $k) {
-                for ($i = 0; $i < $n; $i++) $compound->consume($ids[$i % $k]);
-            },
-        ];
+    // Each algorithm by the Lua library (the bench's default), then by the server module.
+    foreach (['' => [], 'module: ' => MODULE_INI] as $path => $ini) {
+        $single = extension_limiters($dsn, "{$path}r1");
+        $members = [$single, extension_limiters($dsn, "{$path}r2"), extension_limiters($dsn, "{$path}r3")];
+        // A way of making decisions, with the path's ini in force while it runs.
+        $on = fn (callable $run) => fn (int $n) => with_ini($ini, fn () => $run($n));
+        foreach ($single as $algo => $limiter) {
+            $runs['consumeMany'][$path . $algo] = [
+                '100 × consume()' => $on(function (int $n) use ($limiter, $ids, $k) {
+                    for ($i = 0; $i < $n; $i++) $limiter->consume($ids[$i % $k]);
+                }),
+                'consumeMany(100 ids)' => $on(function (int $n) use ($limiter, $ids) {
+                    for ($i = 0; $i < $n; $i += BATCH) $limiter->consumeMany(array_slice($ids, $i % count($ids), BATCH));
+                }),
+            ];
+            $three = array_column($members, $algo);
+            $compound = new CompoundRateLimiter($three);
+            $runs['compound'][$path . $algo] = [
+                '1 limiter' => $on(function (int $n) use ($limiter, $ids, $k) {
+                    for ($i = 0; $i < $n; $i++) $limiter->consume($ids[$i % $k]);
+                }),
+                '3 limiters one by one' => $on(function (int $n) use ($three, $ids, $k) {
+                    for ($i = 0; $i < $n; $i++) foreach ($three as $l) $l->consume($ids[$i % $k]);
+                }),
+                'CompoundRateLimiter of 3' => $on(function (int $n) use ($compound, $ids, $k) {
+                    for ($i = 0; $i < $n; $i++) $compound->consume($ids[$i % $k]);
+                }),
+            ];
+        }
     }
     // Its single calls are the floor row of the one-process table (TIME + GET + SET PX).
     $r = bench_redis('tcp');
@@ -136,11 +141,14 @@ function ratio_rows(array $m): array
     foreach ($m['block cache'] ?? [] as $algo => $t) {
         $row('blocked id: round trip ÷ block cache', $algo, $t['denial by a round trip'], $t['denial from the block cache'], '>=', 20);
     }
+    // The server module's targets (issue 21) are stricter than the Lua library's (issue 10).
     foreach ($m['consumeMany'] ?? [] as $algo => $t) {
-        $row('100 × consume() ÷ consumeMany(100 ids)', $algo, $t['100 × consume()'], $t['consumeMany(100 ids)'], $algo === FLOOR_BATCH ? 'floor' : '>=', 10);
+        $module = str_starts_with($algo, 'module: ');
+        $row('100 × consume() ÷ consumeMany(100 ids)', $algo, $t['100 × consume()'], $t['consumeMany(100 ids)'], $algo === FLOOR_BATCH ? 'floor' : '>=', $module ? 20 : 10);
     }
     foreach ($m['compound'] ?? [] as $algo => $t) {
-        $row('compound of 3 ÷ 1 limiter', $algo, $t['CompoundRateLimiter of 3'], $t['1 limiter'], '<=', 1.25);
+        $module = str_starts_with($algo, 'module: ');
+        $row('compound of 3 ÷ 1 limiter', $algo, $t['CompoundRateLimiter of 3'], $t['1 limiter'], '<=', $module ? 1.10 : 1.25);
         $row('3 calls one by one ÷ compound of 3', $algo, $t['3 limiters one by one'], $t['CompoundRateLimiter of 3'], '>=', 2.4);
     }
     return $rows;

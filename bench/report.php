@@ -88,6 +88,27 @@ if ($floor = $x($floorName = "phpredis evalSha TIME+GET+SET PX (tcp)")) {
 }
 $out[] = '';
 
+// Issue 21's targets for the server module, read off the table above.
+$baseline = $x('FixedWindow (tcp)');
+$out[] = '## The server module (issue 21)';
+$out[] = '';
+$out[] = 'The same limiters where the server module decides (rows "module: …": the bench\'s server loaded `modules/ratelimit-redis.so`, and those cases turn `ratelimit.server_module` to `auto`; every other extension row runs with `off`, the Lua library). Targets: wall time per decision within 1.05× of the Lua path\'s scriptless fixed window ("FixedWindow (tcp)": three plain commands, this client\'s floor), and Redis µs per decision at most 0.3× the Lua path\'s for the same algorithm.';
+$out[] = '';
+$out[] = '| algorithm | module µs | × PING | ÷ FixedWindow (tcp) (target ≤ 1.05) | Lua µs | module Redis µs | Lua Redis µs | module ÷ Lua Redis µs (target ≤ 0.3) | decisions per Redis core-second: module / Lua |';
+$out[] = '|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+foreach ($t as $name => $row) {
+    if (!preg_match('/^module: (.+) \(tcp\)$/', $name, $mm) || !($lua = $x("{$mm[1]} (tcp)")) || !$baseline) continue;
+    $ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
+    $wall = $row['us'] / $baseline['us'];
+    $redis = $lua['redis_us'] > 0 ? $row['redis_us'] / $lua['redis_us'] : INF;
+    $perCore = static fn (float $us): string => $us > 0 ? $f(1e6 / $us, 0) : 'n/a';
+    $out[] = sprintf('| %s | %s | %.2f | %.2f (%s) | %s | %s | %s | %.2f (%s) | %s / %s |', $mm[1], $f($row['us']), $row['x_ping'], $wall, $ok($wall <= 1.05),
+        $f($lua['us']), $f($row['redis_us']), $f($lua['redis_us']), $redis, $ok($redis <= 0.3), $perCore($row['redis_us']), $perCore($lua['redis_us']));
+}
+$out[] = '';
+$out[] = 'Redis µs here are INFO commandstats `usec` of the top-level command, which includes the commands a script or the module ran; decisions per Redis core-second = 10⁶ ÷ that. The throughput table below measures Redis CPU with networking included.';
+$out[] = '';
+
 $out[] = '## Fewer round trips (issue 10)';
 $out[] = '';
 $out[] = sprintf('Same process, %s decisions per way and round (nothing denied but the blocked id), %d round(s). Each round flushes Redis once per row, then times the row\'s ways in %d alternating chunks (order reversed every other chunk), so both sides of a ratio see the machine in the same state. µs per decision (a compound decision counts once): median over rounds; ratio: median of the rounds\' ratios, with their range. A compound has 3 members of the same algorithm under 3 prefixes; "1 limiter" is one of them alone.', $f($r['ratio_n'], 0), $cfg['rounds'], $r['ratio_chunks']);
@@ -107,10 +128,11 @@ $out[] = '';
 $out[] = sprintf('%d PHP processes (pcntl_fork) at once on ONE redis-server over TCP, %s decisions each over their own 1,000 ids, nothing denied. Decisions per second from the common start to the last process\'s end; Redis CPU = INFO cpu `used_cpu_sys` + `used_cpu_user` delta ÷ decisions. On %s CPU(s) the PHP processes and Redis share the cores, so the Redis CPU column is the one that transfers to a real deployment.',
     $cfg['procs'], $f($r['throughput_n'], 0), trim((string) shell_exec('nproc')));
 $out[] = '';
-$out[] = '| case | decisions/s | Redis CPU µs/decision | wall s |';
-$out[] = '|---|---:|---:|---:|';
+$out[] = '| case | decisions/s | Redis CPU µs/decision | decisions per Redis core-second | wall s |';
+$out[] = '|---|---:|---:|---:|---:|';
 foreach ($r['throughput'] as $name => $row) {
-    $out[] = sprintf('| %s | %s | %s | %.2f |', $name, $f($row['dps'], 0), $f($row['redis_cpu_us'], 1), $row['wall']);
+    $out[] = sprintf('| %s | %s | %s | %s | %.2f |', $name, $f($row['dps'], 0), $f($row['redis_cpu_us'], 1),
+        $row['redis_cpu_us'] > 0 ? $f(1e6 / $row['redis_cpu_us'], 0) : 'n/a', $row['wall']);
 }
 $out[] = '';
 $so = $r['scaleout'];
@@ -141,7 +163,7 @@ $out[] = '`make bench` (about 5 minutes; `BENCH_ATTEMPTS`, `BENCH_ROUNDS`, `BENC
 echo implode("\n", $out), "\n";
 
 // The plot: one bar per case, µs per decision, coloured by system.
-$colours = ['floor' => 0x888888, 'extension' => 0x1f77b4, 'userland' => 0xff7f0e, 'symfony' => 0x2ca02c, 'laravel' => 0xd62728];
+$colours = ['floor' => 0x888888, 'extension' => 0x1f77b4, 'module' => 0x9467bd, 'userland' => 0xff7f0e, 'symfony' => 0x2ca02c, 'laravel' => 0xd62728];
 $dat = '';
 $i = 0;
 foreach (array_reverse($t, true) as $name => $row) {

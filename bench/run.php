@@ -27,14 +27,16 @@ $cases = array_filter(bench_cases(), fn ($c) => !($cfg['quick'] && $c['slow']));
 $calls = [];
 foreach ($cases as $name => $case) {
     $calls[$name] = ($case['make'])();
-    for ($i = 0; $i < 200; $i++) $calls[$name]('warmup' . ($i % 20));   // classes, scripts, connections
+    with_ini($case['ini'], function () use ($calls, $name) {
+        for ($i = 0; $i < 200; $i++) $calls[$name]('warmup' . ($i % 20));   // classes, scripts, connections
+    });
 }
 
 $runs = interleaved_rounds(array_keys($cases), $cfg['rounds'], 'single process', function (string $name) use ($cases, $calls, $cfg, $ids, $pingBy, $ctl) {
     $case = $cases[$name];
     $n = $case['slow'] ? max(1000, intdiv($cfg['attempts'], 4)) : $cfg['attempts'];
     $ctl->flushAll();
-    return measure($calls[$name], $n, $ids, $pingBy[$case['transport']], $ctl, $case['top']) + ['n' => $n];
+    return with_ini($case['ini'], fn () => measure($calls[$name], $n, $ids, $pingBy[$case['transport']], $ctl, $case['top']) + ['n' => $n]);
 });
 $table = [];
 foreach ($runs as $name => $rs) {

@@ -9,11 +9,23 @@ declare(strict_types=1);
 /** name => factory of fn(string $id): bool, made inside each child (connections are per process). */
 function throughput_cases(): array
 {
-    return [
-        'extension SlidingWindow log' => fn () => [extension_limiters(bench_dsn('tcp'))['SlidingWindow log'], 'isAllowed'],
-        'extension FixedWindow' => fn () => [extension_limiters(bench_dsn('tcp'))['FixedWindow'], 'isAllowed'],
-        'extension TokenBucket' => fn () => [extension_limiters(bench_dsn('tcp'))['TokenBucket'], 'isAllowed'],
+    $cases = [];
+    // Every algorithm by the Lua library (the bench's default), then by the server module
+    // (its ini set in the child, where the calls are made).
+    foreach (array_keys(extension_limiters(null)) as $algo) {
+        $cases["extension $algo"] = fn () => [extension_limiters(bench_dsn('tcp'))[$algo], 'isAllowed'];
+    }
+    foreach (array_keys(extension_limiters(null)) as $algo) {
+        $cases["module: $algo"] = function () use ($algo) {
+            foreach (MODULE_INI as $k => $v) ini_set($k, $v);
+            return [extension_limiters(bench_dsn('tcp'), 'm')[$algo], 'isAllowed'];
+        };
+    }
+    return $cases + [
+        'userland fixed window (pipeline)' => fn () => userland_fixed_window(bench_redis(), BENCH_LIMIT, BENCH_WINDOW),
         'userland sliding log (evalSha)' => fn () => userland_sliding_log(bench_redis(), BENCH_LIMIT, BENCH_WINDOW),
+        'userland token bucket (evalSha)' => fn () => userland_token_bucket(bench_redis(), BENCH_LIMIT, 1000.0),
+        'Symfony token bucket, no lock' => fn () => symfony_limiter(['policy' => 'token_bucket', 'limit' => BENCH_LIMIT, 'rate' => ['interval' => '1 second', 'amount' => 1000]], false),
         'Laravel RateLimiter::attempt' => fn () => laravel_rate_limiter(BENCH_LIMIT, BENCH_WINDOW),
     ];
 }

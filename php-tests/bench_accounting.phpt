@@ -2,6 +2,9 @@
 make bench's accounting (bench/measure.php) against a real redis-server: round trips, commands (incl. those inside scripts) and the commands-per-decision mix come out exact for calls of known shape, the control connection's own INFO and PING samples taken out; Redis-side µs counts a script once, not again for the commands it ran
 --SKIPIF--
 <?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+--INI--
+; the Lua library's calls are what this test counts
+ratelimit.server_module=off
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

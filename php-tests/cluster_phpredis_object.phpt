@@ -54,7 +54,7 @@ function pool_rows(): string {
     (new ReflectionExtension('ratelimit'))->info();
     $info = ob_get_clean();
     $rows = array_filter(explode("\n", substr($info, strpos($info, 'Connection pool'))), fn ($l) => preg_match('/^(targets|open connections|redis)/', $l));
-    return preg_replace('/127\.0\.0\.1:\d+/', 'HOST:PORT', implode("\n", $rows)) . "\n";
+    return rl_masked(implode("\n", $rows)) . "\n";
 }
 $other = new RedisCluster(null, [$cluster['seeds'][2]]);
 $dsn = 'redis-cluster://' . implode(',', $masters);
@@ -157,7 +157,7 @@ masters holding keys: 3 of 3
 -- one pooled connection: the object, another object, the DSN of its masters
 targets => 1
 open connections => 1
-redis-cluster://HOST:PORT,HOST:PORT,HOST:PORT => open, opened 1 time(s), 0 failure(s)
+redis-cluster://HOST:PORT,HOST:PORT,HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH
 -- the object's read timeout (0.3 s) is used, not ratelimit.timeout (2 s)
 Y
 RateLimiterException: Redis at redis-cluster://%s: timed out%a

@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(8) {
+array(9) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -43,6 +43,8 @@ array(8) {
   string(26) "ratelimit.block_cache_size"
   [7]=>
   string(25) "ratelimit.max_connections"
+  [8]=>
+  string(23) "ratelimit.server_module"
 }
 string $id = ''
 int $cost = 1

@@ -15,7 +15,7 @@ var_dump(ini_get('ratelimit.timeout'), ini_get('ratelimit.connect_timeout'));
 ob_start();
 (new ReflectionExtension('ratelimit'))->info();
 $info = ob_get_clean();
-echo preg_replace('/127\.0\.0\.1:\d+/', 'HOST:PORT', $info);
+echo rl_masked($info);
 
 function call_it(RateLimiterInterface $l) {
     return $l->isAllowed('x');
@@ -48,6 +48,7 @@ ratelimit.key_prefix => app: => app:
 ratelimit.block_cache => 0 => 0
 ratelimit.block_cache_size => 10000 => 10000
 ratelimit.max_connections => 64 => 64
+ratelimit.server_module => auto => auto
 
 Connection pool (this process) => State
 max connections => 64
@@ -55,7 +56,8 @@ targets => 1
 open connections => 1
 closed by the bound (least recently used) => 0
 dropped (no connection, no limiter) => 0
-redis://HOST:PORT => open, opened 1 time(s), 0 failure(s)
+redis://HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH
+server module => auto (used where the server has it)
 
 Block cache (this process) => State
 enabled => no

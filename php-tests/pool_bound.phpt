@@ -14,7 +14,7 @@ function pool_rows(): string {
     (new ReflectionExtension('ratelimit'))->info();
     $info = ob_get_clean();
     $rows = array_filter(explode("\n", substr($info, strpos($info, 'Connection pool'))));
-    return preg_replace('/127\.0\.0\.1:\d+/', 'HOST:PORT', implode("\n", $rows)) . "\n";
+    return rl_masked(implode("\n", $rows)) . "\n";
 }
 function sockets(): int {
     return count(array_filter(glob('/proc/self/fd/*'), fn ($f) => str_starts_with((string) @readlink($f), 'socket:')));
@@ -86,9 +86,10 @@ targets => 3
 open connections => 2
 closed by the bound (least recently used) => 1
 dropped (no connection, no limiter) => 0
-redis://HOST:PORT db 1 => open, opened 1 time(s), 0 failure(s)
+redis://HOST:PORT db 1 => open, opened 1 time(s), 0 failure(s), decided by PATH
 redis://HOST:PORT db 2 => closed, opened 1 time(s), 0 failure(s)
-redis://HOST:PORT db 3 => open, opened 1 time(s), 0 failure(s)
+redis://HOST:PORT db 3 => open, opened 1 time(s), 0 failure(s), decided by PATH
+server module => auto (used where the server has it)
 Block cache (this process) => State
 enabled => no
 entries => 0
@@ -103,8 +104,9 @@ open connections => 2
 closed by the bound (least recently used) => 2
 dropped (no connection, no limiter) => 0
 redis://HOST:PORT db 1 => closed, opened 1 time(s), 0 failure(s)
-redis://HOST:PORT db 2 => open, opened 2 time(s), 0 failure(s)
-redis://HOST:PORT db 3 => open, opened 1 time(s), 0 failure(s)
+redis://HOST:PORT db 2 => open, opened 2 time(s), 0 failure(s), decided by PATH
+redis://HOST:PORT db 3 => open, opened 1 time(s), 0 failure(s), decided by PATH
+server module => auto (used where the server has it)
 Block cache (this process) => State
 enabled => no
 entries => 0
@@ -122,9 +124,9 @@ redis://HOST:PORT db 1 => closed, opened 3 time(s), 0 failure(s)
 redis://HOST:PORT db 10 => closed, opened 2 time(s), 0 failure(s)
 redis://HOST:PORT db 11 => closed, opened 2 time(s), 0 failure(s)
 redis://HOST:PORT db 12 => closed, opened 2 time(s), 0 failure(s)
-redis://HOST:PORT db 13 => open, opened 2 time(s), 0 failure(s)
-redis://HOST:PORT db 14 => open, opened 2 time(s), 0 failure(s)
-redis://HOST:PORT db 15 => open, opened 2 time(s), 0 failure(s)
+redis://HOST:PORT db 13 => open, opened 2 time(s), 0 failure(s), decided by PATH
+redis://HOST:PORT db 14 => open, opened 2 time(s), 0 failure(s), decided by PATH
+redis://HOST:PORT db 15 => open, opened 2 time(s), 0 failure(s), decided by PATH
 redis://HOST:PORT db 2 => closed, opened 3 time(s), 0 failure(s)
 redis://HOST:PORT db 3 => closed, opened 3 time(s), 0 failure(s)
 redis://HOST:PORT db 4 => closed, opened 2 time(s), 0 failure(s)
@@ -133,6 +135,7 @@ redis://HOST:PORT db 6 => closed, opened 2 time(s), 0 failure(s)
 redis://HOST:PORT db 7 => closed, opened 2 time(s), 0 failure(s)
 redis://HOST:PORT db 8 => closed, opened 2 time(s), 0 failure(s)
 redis://HOST:PORT db 9 => closed, opened 2 time(s), 0 failure(s)
+server module => auto (used where the server has it)
 Block cache (this process) => State
 enabled => no
 entries => 0

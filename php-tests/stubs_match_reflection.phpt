@@ -43,7 +43,7 @@ unlink($tmp);
 --EXPECT--
 the stub and the extension agree
 CompoundRateLimiter, FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
-12 properties, 63 methods, 103 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.key_prefix, ratelimit.max_connections, ratelimit.on_error, ratelimit.redis_url, ratelimit.timeout
+12 properties, 63 methods, 103 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.key_prefix, ratelimit.max_connections, ratelimit.on_error, ratelimit.redis_url, ratelimit.server_module, ratelimit.timeout
 -- the comparison sees a changed stub
 - stub:      FixedWindowRateLimiter cloneable: true
 + extension: FixedWindowRateLimiter cloneable: false

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: every measurement of bench/ in one run against a redis-server of
-# its own (free loopback port + unix socket, temp dir, stopped by PID), then
+# its own with the server module loaded (free loopback port + unix socket, temp
+# dir, stopped by PID), then
 # BENCHMARKS.md and docs/benchmarks.png from the results. The scale-out rows
 # start a Redis Cluster and a TLS server of their own (bench/scaleout.php).
 #   BENCH_ATTEMPTS (20000)  decisions per case and round
@@ -19,10 +20,13 @@ EXT_DIR=$(php-config --extension-dir)
 # pcntl is built into Debian's CLI.
 PHP=(php -n -d memory_limit=1G
   -d extension="$EXT_DIR/igbinary.so" -d extension="$EXT_DIR/redis.so" -d extension="$EXT_DIR/posix.so" -d extension="$EXT_DIR/mbstring.so" -d extension="$EXT_DIR/ctype.so"
-  -d extension="$SO" -d ratelimit.block_cache=0)
+  -d extension="$SO" -d ratelimit.block_cache=0 -d ratelimit.server_module=off)
 "${PHP[@]}" -r 'foreach (["redis", "ratelimit", "pcntl", "posix"] as $e) if (!extension_loaded($e)) { fwrite(STDERR, "bench: extension $e not loaded\n"); exit(1); }'
 
-redis_start
+# The server loads the project's module: the "module:" cases turn
+# ratelimit.server_module to auto for their calls; every other case keeps
+# the Lua library (off, above), as a server without the module would.
+RATELIMIT_SERVER_MODULE=$(realpath modules/ratelimit-redis.so) redis_start
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-bench.XXXXXX")
 trap 'redis_stop; rm -rf "$OUT"' EXIT INT TERM
 

@@ -9,6 +9,9 @@
 #      with it installed (the harness runs php -n, so the fresh build loads
 #      alone; so do the tests' child PHPs); an edited ini survives a reinstall; apt purge leaves no file
 #      and no php-common record behind.
+#      The server module's package: apt install, a redis-server loads it from
+#      /usr/lib/redis/modules and its commands decide for the fresh build; purge
+#      leaves nothing.
 #   2. make install: the same smoke test, then make uninstall leaves nothing.
 #   3. phpize path (what PIE runs): cd phpize && phpize && ./configure && make
 #      && make install INSTALL_ROOT=<temp dir>; the installed .so decides too.
@@ -67,7 +70,9 @@ trap 'exit 130' INT TERM
 redis_start || exit 1
 
 echo "1. make deb, apt install, smoke test, phpt tests with it installed, apt purge"
-deb=$(make -s deb | tail -1)
+debs=$(make -s deb)
+deb=$(grep -- '-ratelimit_' <<<"$debs" | tail -1)
+module_deb=$(grep -- 'ratelimit-redis-module_' <<<"$debs" | tail -1)
 if [ -f "$deb" ]; then ok "built $deb ($(du -k "$deb" | cut -f1) KiB)"; else fail "make deb made no package: $deb"; fi
 if DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "./$deb" >/tmp/ratelimit-apt.log 2>&1; then
   ok "apt-get install ./$deb"
@@ -99,6 +104,25 @@ timeout=$("$php_bin" -r 'echo ini_get("ratelimit.timeout");' 2>&1)
 $sudo apt-get purge -y -qq "$package" >>/tmp/ratelimit-apt.log 2>&1 || fail "apt-get purge $package: $(tail -5 /tmp/ratelimit-apt.log)"
 dpkg -s "$package" >/dev/null 2>&1 && fail "$package still known to dpkg after purge"
 expect_clean "apt purge"
+
+echo "1b. the server module's package: apt install, a server loads it, apt purge"
+module_path=/usr/lib/redis/modules/ratelimit-redis.so
+if [ -f "$module_deb" ] && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "./$module_deb" >>/tmp/ratelimit-apt.log 2>&1; then
+  ok "apt-get install ./$module_deb"
+  redis_stop
+  if RATELIMIT_SERVER_MODULE=$module_path redis_start; then
+    expect_smoke "a server with the packaged module" php -n -d extension=redis -d extension="$PWD/modules/ratelimit.so"
+    calls=$("$REDIS_CLI_BIN" -p "$REDIS_PORT" INFO commandstats | grep -o 'cmdstat_ratelimit.take:calls=[0-9]*' | cut -d= -f2)
+    [ "${calls:-0}" -gt 0 ] && ok "the module decided ($calls RATELIMIT.TAKE calls)" || fail "the module's commands were not called"
+  else
+    fail "a redis-server with --loadmodule $module_path did not start"
+  fi
+  redis_stop; redis_start || exit 1
+  $sudo apt-get purge -y -qq ratelimit-redis-module >>/tmp/ratelimit-apt.log 2>&1 || fail "apt-get purge ratelimit-redis-module"
+  [ ! -e "$module_path" ] && ok "apt purge: the module is gone" || fail "apt purge left $module_path"
+else
+  fail "apt-get install ./$module_deb: $(tail -5 /tmp/ratelimit-apt.log)"
+fi
 
 echo "2. make install, smoke test, make uninstall"
 if $sudo make -s install >/tmp/ratelimit-install.log 2>&1; then ok "make install"; else fail "make install: $(tail -5 /tmp/ratelimit-install.log)"; fi

@@ -101,8 +101,23 @@ run_row() {
   fi
   if [ "$row" = redis6 ]; then
     redis6=$(root_of bullseye) || { echo "$row|bullseye root not built: see $dir/logs/root-bullseye.log" >"$result"; return 1; }
-    # exec: the harness stops the server by the PID it started.
-    printf '#!/bin/sh\nexec chroot /opt/redis6 /usr/bin/redis-server "$@"\n' >"$root/usr/local/bin/redis6-server"
+    # exec: the harness stops the server by the PID it started. A module to
+    # load (--loadmodule PATH, the project's server module) is copied into
+    # /tmp, which both roots share, so the chrooted server finds it.
+    cat >"$root/usr/local/bin/redis6-server" <<'WRAPPER'
+#!/bin/sh
+n=0 prev=
+for a do
+  shift
+  if [ "$prev" = --loadmodule ]; then
+    copy=/tmp/redis6-module-$$-$n.so n=$((n + 1))
+    cp "$a" "$copy" && a=$copy
+  fi
+  set -- "$@" "$a"
+  prev=$a
+done
+exec chroot /opt/redis6 /usr/bin/redis-server "$@"
+WRAPPER
     chmod 755 "$root/usr/local/bin/redis6-server"
   fi
   cp /etc/resolv.conf "$root/etc/resolv.conf" # apt inside the root (make deps)

@@ -30,8 +30,10 @@ redis_start() {
 
 # One redis-server on REDIS_PORT in REDIS_DIR; 0 once it answers PING, 1 when
 # it died first (the port was taken in between).
+# RATELIMIT_SERVER_MODULE: the server module to load (the second pass of make test).
 redis_launch() {
-  "$REDIS_SERVER_BIN" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
+  "$REDIS_SERVER_BIN" ${RATELIMIT_SERVER_MODULE:+--loadmodule "$RATELIMIT_SERVER_MODULE"} \
+    --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$REDIS_DIR" \
     --unixsocket "$REDIS_SOCKET" --unixsocketperm 700 \
     --save '' --appendonly no --daemonize no --logfile "$REDIS_DIR/redis.log" "$@" &
   REDIS_PID=$!

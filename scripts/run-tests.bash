@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# `make test`: the Rust unit tests, then the .phpt suite against the built
+# `make test`: the Rust tests, then the .phpt suite twice against the built
 # extension and a redis-server started here (free loopback port, temp dir,
-# stopped by PID, also on failure). Ends with one line: "N passed, N failed".
+# stopped by PID, also on failure): once as most servers run (the Lua
+# library decides), once with the project's server module loaded into every
+# server the tests start (its native commands decide; the extension finds
+# them by itself). Ends with one line: "N passed, N failed".
 #
 #   scripts/run-tests.bash [phpt files or dirs...]   (default: php-tests/)
 # Environment: RATELIMIT_SO (the .so, default modules/ratelimit.so),
+#              RATELIMIT_MODULE (the server module, default modules/ratelimit-redis.so),
+#              RATELIMIT_MODULE_PASS=no|only: without / only the pass with the module,
 #              RATELIMIT_ALLOW_SKIP=1 to let skipped tests pass (never in CI),
 #              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite.
 set -uo pipefail
@@ -13,12 +18,15 @@ cd "$(dirname "$0")/.."
 . scripts/php.bash # PHP_ARGS: php -n, the extensions the tests need, the .so
 
 so=$RATELIMIT_SO
+module=$(realpath "${RATELIMIT_MODULE:-modules/ratelimit-redis.so}")
+[ -f "$module" ] || { echo "no server module at $module (make module)"; echo "0 passed, 1 failed"; exit 1; }
 passed=0; failed=0
 trap redis_stop EXIT INT TERM
 
-# 1. Rust unit tests.
+# 1. Rust tests; their servers load the module (the tables and the
+# differential test run on the Lua library, the module and the core).
 if [ "${RATELIMIT_SKIP_CARGO:-0}" != 1 ]; then
-  cargo_out=$(cargo test --release --quiet 2>&1); cargo_rc=$?
+  cargo_out=$(RATELIMIT_SERVER_MODULE=$module cargo test --release --quiet 2>&1); cargo_rc=$?
   echo "$cargo_out" | grep -E "^test result|FAILED|panicked" || true
   read -r cp cf < <(echo "$cargo_out" | awk '/^test result/ {p += $4; f += $6} END {print p+0, f+0}')
   passed=$((passed + cp)); failed=$((failed + cf))
@@ -33,36 +41,49 @@ if ! php "${PHP_ARGS[@]}" -r 'exit(extension_loaded("ratelimit") ? 0 : 1);'; the
   echo "$passed passed, $((failed + 1)) failed"; exit 1
 fi
 
-# 3. The phpt suite, against a redis-server of our own.
+# 3. The phpt suite, against a redis-server of our own: a pass per server
+# kind. RATELIMIT_SERVER_MODULE tells the tests' own servers (config.inc) to
+# load the module too.
 run_tests=$(php-config --extension-dir)/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
-redis_start || { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
-export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET RATELIMIT_TEST_SO=$so
-export NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
-
+export RATELIMIT_TEST_SO=$so RATELIMIT_MODULE_SO=$module NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
 log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
 # RATELIMIT_VALGRIND=1: every test under valgrind memcheck (run-tests.php -m,
 # Zend allocator off so valgrind sees each allocation); LEAK counts as failure.
 # PCRE's JIT is off there: valgrind reports its generated code's reads as errors.
 extra=()
 [ "${RATELIMIT_VALGRIND:-0}" = 1 ] && { extra+=(-m -d pcre.jit=0); export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1; }
-# Shown: failures with their diffs and the summary; passes are only counted.
-# -n and the -d options pass on to every test's php: no php.ini, no conf.d, so
-# an installed copy of the extension never loads instead of this build.
-php -n "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 --show-slow 5000 -j"${RATELIMIT_TEST_JOBS:-2}" \
-  -n "${PHP_EXT_ARGS[@]}" -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
-  "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -a -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
-p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)
-p=${p:-0}; f=${f:-0}; b=${b:-0}; w=${w:-0}; l=${l:-0}; s=${s:-0}
-if [ "$((p + f + b + w + l + s))" -eq 0 ]; then
-  echo "run-tests.php ran no test"; failed=$((failed + 1))
-fi
-if [ "$s" -gt 0 ] && [ "${RATELIMIT_ALLOW_SKIP:-0}" != 1 ]; then
-  echo "$s test(s) skipped: a skipped test tests nothing (RATELIMIT_ALLOW_SKIP=1 to allow)"
-  grep -E '^SKIP ' "$log"
-  f=$((f + s))
-fi
-passed=$((passed + p)); failed=$((failed + f + b + w + l))
+
+# One pass: $1 names it, $2 is the module to load ('' for none); the rest are the tests.
+phpt_pass() {
+  local label=$1 with=$2; shift 2
+  echo "-- the phpt suite, $label"
+  if [ -n "$with" ]; then export RATELIMIT_SERVER_MODULE=$with; else unset RATELIMIT_SERVER_MODULE; fi
+  redis_start || { failed=$((failed + 1)); return; }
+  export RATELIMIT_TEST_PORT=$REDIS_PORT RATELIMIT_TEST_SOCKET=$REDIS_SOCKET
+  # Shown: failures with their diffs and the summary; passes are only counted.
+  # -n and the -d options pass on to every test's php: no php.ini, no conf.d, so
+  # an installed copy of the extension never loads instead of this build.
+  php -n "$run_tests" "${extra[@]}" -q --show-diff --no-color --no-progress --set-timeout 600 --show-slow 5000 -j"${RATELIMIT_TEST_JOBS:-2}" \
+    -n "${PHP_EXT_ARGS[@]}" -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
+    "${@:-php-tests}" 2>&1 | tee "$log" | sed -n '/^Running selected tests/,$p' | grep -a -vE '^(PASS|SKIP) |^Running|^Spawning|^=+$'
+  redis_stop
+  local p f b w l s
+  p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)
+  p=${p:-0}; f=${f:-0}; b=${b:-0}; w=${w:-0}; l=${l:-0}; s=${s:-0}
+  if [ "$((p + f + b + w + l + s))" -eq 0 ]; then
+    echo "run-tests.php ran no test"; failed=$((failed + 1))
+  fi
+  if [ "$s" -gt 0 ] && [ "${RATELIMIT_ALLOW_SKIP:-0}" != 1 ]; then
+    echo "$s test(s) skipped: a skipped test tests nothing (RATELIMIT_ALLOW_SKIP=1 to allow)"
+    grep -E '^SKIP ' "$log"
+    f=$((f + s))
+  fi
+  passed=$((passed + p)); failed=$((failed + f + b + w + l))
+}
+
+[ "${RATELIMIT_MODULE_PASS:-}" = only ] || phpt_pass "the Lua library deciding" "" "$@"
+[ "${RATELIMIT_MODULE_PASS:-}" = no ] || phpt_pass "the server module loaded (its commands decide)" "$module" "$@"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -57,6 +57,13 @@ impl MemoryTarget {
     }
 }
 
+/// Every store this process has, by name, with its live keys (for `php --ri`).
+pub fn targets() -> Vec<(String, usize)> {
+    let mut all: Vec<(String, usize)> = TARGETS.lock().values().map(|t| (t.name.clone(), t.store.lock().len())).collect();
+    all.sort();
+    all
+}
+
 /// An answer in the shape of the Lua library's reply (`Outcome::from_reply`).
 pub fn reply(a: &Answer) -> Vec<i64> {
     let (remaining, reset) = (a.remaining as i64, a.reset_us as i64);

@@ -25,6 +25,8 @@ static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
 static BLOCK_CACHE: AtomicU8 = AtomicU8::new(0);
 static BLOCK_CACHE_SIZE: AtomicU64 = AtomicU64::new(10_000);
 static MAX_CONNECTIONS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_CONNECTIONS as u64);
+/// `ratelimit.server_module`: 1 auto, 0 off.
+static SERVER_MODULE: AtomicU8 = AtomicU8::new(1);
 
 /// `ratelimit.max_connections` by default: room for many targets per process,
 /// far below the usual 1024 descriptors.
@@ -50,6 +52,11 @@ pub fn redis_url() -> String {
     } else {
         url.clone()
     }
+}
+/// Whether a call may use the server module's commands where the server has
+/// them (`ratelimit.server_module = auto`) rather than the Lua library.
+pub fn server_module() -> bool {
+    SERVER_MODULE.load(Ordering::Relaxed) == 1
 }
 /// Entries the block cache may hold, 0 when `ratelimit.block_cache` is off.
 pub fn block_cache() -> usize {
@@ -158,6 +165,17 @@ fn apply_max_connections(v: &[u8]) -> bool {
         None => false,
     }
 }
+/// `auto` or `off`. php.ini and `-d` hand a bare `off` over as "" (and `on`
+/// as "1"), so those count too.
+fn apply_server_module(v: &[u8]) -> bool {
+    let auto = match std::str::from_utf8(v).map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Ok("auto" | "on" | "1") => 1,
+        Ok("off" | "" | "0") => 0,
+        _ => return false,
+    };
+    SERVER_MODULE.store(auto, Ordering::Relaxed);
+    true
+}
 
 /// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
 /// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
@@ -180,7 +198,7 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 8] = [
+static APPLIERS: [Apply; 9] = [
     apply_redis_url,
     apply_connect_timeout,
     apply_timeout,
@@ -189,6 +207,7 @@ static APPLIERS: [Apply; 8] = [
     apply_block_cache,
     apply_block_cache_size,
     apply_max_connections,
+    apply_server_module,
 ];
 
 const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
@@ -206,7 +225,7 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::info::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
@@ -215,6 +234,7 @@ pub static INI_ENTRIES: IniEntryDefs<9> = IniEntryDefs::new([
     entry(c"ratelimit.block_cache", c"0", 5),
     entry(c"ratelimit.block_cache_size", c"10000", 6),
     entry(c"ratelimit.max_connections", c"64", 7),
+    entry(c"ratelimit.server_module", c"auto", 8),
     IniEntryDef::end(),
 ]);
 
@@ -244,6 +264,16 @@ mod tests {
         {
             assert_eq!(parse_bool(s), b, "{s}");
         }
+    }
+
+    #[test]
+    fn server_module_is_auto_or_off_as_ini_files_write_them() {
+        for (v, auto) in [("auto", true), ("AUTO", true), ("on", true), ("1", true), ("off", false), ("", false), ("0", false)] {
+            assert!(apply_server_module(v.as_bytes()), "{v:?}");
+            assert_eq!(server_module(), auto, "{v:?}");
+        }
+        assert!(!apply_server_module(b"maybe"));
+        apply_server_module(b"auto");
     }
 
     #[test]

@@ -14,6 +14,7 @@ return [
         'ratelimit.block_cache' => 'remember denials in process memory until their retryAfter has passed (no round trip for them), default 0',
         'ratelimit.block_cache_size' => 'entries the block cache holds per process (1..10000000), default 10000',
         'ratelimit.max_connections' => 'Redis connections one process keeps open at most (least recently used closed first), default 64',
+        'ratelimit.server_module' => 'auto|off: the server module decides where a server has loaded it (same answers and state), else the Lua library; default auto',
     ],
     'limiter' => [
         'props' => [

@@ -1,8 +1,9 @@
 //! Every algorithm replayed against a readable table, with the clock
 //! injected: exact microsecond answers at chosen instants, no sleeps,
-//! independent of how busy the machine is. Every table runs twice: on a real
-//! redis-server (the Lua library) and on a `memory://` store (the core), and
-//! both must give the table's answers.
+//! independent of how busy the machine is. Every table runs on each path a
+//! decision can take: a real redis-server's Lua library, the server module's
+//! commands on the same server (when `make test` loaded it), and a
+//! `memory://` store (the core in process); each must give the table's answers.
 //!
 //! A row is `(at, op, cost) → (allowed, remaining, retry_after, reset_after, delay)`:
 //! `at` is microseconds after the table's start, times in microseconds. The
@@ -13,7 +14,7 @@
 mod support;
 
 use ratelimit::error::Error;
-use ratelimit::limiter::instance::Limiter;
+use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
 use ratelimit::limiter::{Op, Outcome, Policy};
 use support::OPTS;
@@ -53,26 +54,39 @@ impl Bench {
         self.server.limiter(policy, name)
     }
 
-    /// The same policy on the server and on a memory store of its own.
-    fn limiters(&self, policy: Policy, name: &str) -> [(&'static str, Limiter); 2] {
+    /// The same policy on every path, each on a key (or store) of its own,
+    /// with the options that choose the path.
+    fn limiters(&self, policy: Policy, name: &str) -> Vec<(&'static str, Limiter, CallOptions)> {
         let store = format!("tables-{name}-{}", self.start_us);
-        [("redis", self.limiter(policy.clone(), name)), ("memory", support::memory_limiter(policy, &store, name))]
+        let lua = CallOptions { server_module: false, ..OPTS };
+        let mut paths =
+            vec![("lua", self.limiter(policy.clone(), name), lua), ("memory", support::memory_limiter(policy.clone(), &store, name), OPTS)];
+        if support::server_module().is_some() {
+            paths.push(("module", self.limiter(policy, &format!("{name}-module")), OPTS));
+        } else {
+            eprintln!("{name}: no RATELIMIT_SERVER_MODULE, the module's path is not run");
+        }
+        paths
     }
 
     fn decide(&self, limiter: &Limiter, at: i64, op: Op) -> Result<Outcome, Error> {
-        limiter.decide_at(b"", op, OPTS, Some(self.start_us + at))
+        self.decide_with(limiter, at, op, OPTS)
+    }
+
+    fn decide_with(&self, limiter: &Limiter, at: i64, op: Op, opts: CallOptions) -> Result<Outcome, Error> {
+        limiter.decide_at(b"", op, opts, Some(self.start_us + at))
     }
 
     /// Replays `rows`; every mismatch is reported, then the test fails.
     fn replay(&self, name: &str, policy: Policy, rows: &[Row]) {
         let mut wrong = Vec::new();
-        for (on, limiter) in self.limiters(policy, name) {
+        for (on, limiter, opts) in self.limiters(policy, name) {
             for (i, &(at, what, cost, want)) in rows.iter().enumerate() {
                 let op = match what {
                     C => Op::Consume(cost),
                     P => Op::Peek,
                 };
-                let o = self.decide(&limiter, at, op).unwrap_or_else(|e| panic!("{name} on {on} row {i}: {e}"));
+                let o = self.decide_with(&limiter, at, op, opts).unwrap_or_else(|e| panic!("{name} on {on} row {i}: {e}"));
                 let got = (o.allowed, o.remaining, o.retry_after_us, o.reset_after_us, o.delay_us);
                 if got != want {
                     wrong.push(format!("{on}: row {i} at {at} µs {what:?} {cost}: got {got:?}, want {want:?}"));
@@ -97,11 +111,14 @@ impl Bench {
         }
         let dump = |conn: &mut ::redis::Connection| ::redis::cmd("DUMP").arg(&key).query::<Vec<u8>>(conn).unwrap();
         let before = dump(&mut conn);
-        match self.decide(&limiter, 0, Op::Consume(1)) {
-            Err(Error::Redis(m)) => assert!(m.contains(says), "{name}: {m}"),
-            other => panic!("{name}: a foreign value was not refused: {other:?}"),
+        // By the Lua library, then by the module where the server has it.
+        for (on, opts) in [("lua", CallOptions { server_module: false, ..OPTS }), ("module", OPTS)] {
+            match self.decide_with(&limiter, 0, Op::Consume(1), opts) {
+                Err(Error::Redis(m)) => assert!(m.contains(says), "{name} on {on}: {m}"),
+                other => panic!("{name} on {on}: a foreign value was not refused: {other:?}"),
+            }
+            assert_eq!(dump(&mut conn), before, "{name} on {on}: the foreign key was changed");
         }
-        assert_eq!(dump(&mut conn), before, "{name}: the foreign key was changed");
     }
 }
 
@@ -279,10 +296,10 @@ fn gcra_redis_cell_table() {
         (30000 * MS, 1, [0, 5, 4, -1, 1]),  // ours: a TAT long past counts as now
     ];
     let mut wrong = Vec::new();
-    for (on, limiter) in b.limiters(gcra::policy(4, 1, 1.0).unwrap(), "cell") {
+    for (on, limiter, opts) in b.limiters(gcra::policy(4, 1, 1.0).unwrap(), "cell") {
         for (i, &(at, quantity, want)) in cases.iter().enumerate() {
             let op = gcra::throttle_op(quantity, limiter.limit()).unwrap();
-            let got = gcra::cl_throttle(quantity, &b.decide(&limiter, at, op).unwrap());
+            let got = gcra::cl_throttle(quantity, &b.decide_with(&limiter, at, op, opts).unwrap());
             if got != want {
                 wrong.push(format!("{on}: case {i} at {at} µs quantity {quantity}: got {got:?}, want {want:?}"));
             }

@@ -1,6 +1,7 @@
 //! The bridge between the two homes of every algorithm: the Lua library (on
-//! a real redis-server) and the Rust core (on a `memory://` store) replay the
-//! same random sequences (consume, peek, reset, batches, compounds; costs;
+//! a real redis-server), the Rust core in process (a `memory://` store) and
+//! the core in the server module (the same server, when `make test` loaded
+//! it: RATELIMIT_SERVER_MODULE) replay the same random sequences (consume, peek, reset, batches, compounds; costs;
 //! a test clock that steps forward by µs to minutes and sometimes back;
 //! now and then another program persisting a key or overwriting it with a
 //! value the library never writes, which both must refuse alike) and
@@ -12,9 +13,10 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::instance::Limiter;
+use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Outcome, Policy};
 use ratelimit::memory;
 use ratelimit_core::store::Value;
@@ -102,7 +104,9 @@ fn same_expiry(a: i64, b: i64) -> bool {
     (a < 0 || b < 0) && a == b || (a >= 0 && b >= 0 && (a - b).abs() <= 1000)
 }
 
-fn shown(r: &Result<Vec<Outcome>, ratelimit::error::Error>) -> String {
+type Answers = Result<Vec<Outcome>, ratelimit::error::Error>;
+
+fn shown(r: &Answers) -> String {
     match r {
         Ok(os) => os.iter().map(|o| format!("({} {} {} {} {})", o.allowed, o.remaining, o.retry_after_us, o.reset_after_us, o.delay_us)).collect(),
         // Without the target's name ("Redis at …: ", "memory://…: ").
@@ -114,18 +118,79 @@ fn shown(r: &Result<Vec<Outcome>, ratelimit::error::Error>) -> String {
     }
 }
 
+/// One path through which the sequences run: its limiters (and their
+/// compound), the options that choose the path, and where its state lives.
+struct Side {
+    name: &'static str,
+    limiters: Vec<Arc<Limiter>>,
+    all: Compound,
+    opts: CallOptions,
+    /// The memory store's name; `None`: the server.
+    store: Option<String>,
+}
+
+impl Side {
+    fn state(&self, conn: &mut ::redis::Connection, key: &[u8]) -> (State, i64) {
+        match &self.store {
+            Some(store) => memory_state(store, key),
+            None => redis_state(conn, key),
+        }
+    }
+
+    /// What another program may do to a key: PERSIST it (kind 0), or
+    /// replace it with a hash (1) or a string (2) the library never writes.
+    fn outside_write(&self, conn: &mut ::redis::Connection, key: &[u8], kind: u64, foreign: &[u8]) {
+        match &self.store {
+            Some(store) => memory::target(store).with_store(|s| match kind {
+                0 => s.persist(key),
+                1 => s.insert(key, Value::Hash([(b"not a slice".to_vec(), b"1".to_vec())].into_iter().collect())),
+                _ => s.insert(key, Value::Str(foreign.to_vec())),
+            }),
+            None => {
+                let mut pipe = ::redis::pipe();
+                match kind {
+                    0 => pipe.cmd("PERSIST").arg(key),
+                    1 => pipe.cmd("DEL").arg(key).cmd("HSET").arg(key).arg("not a slice").arg("1"),
+                    _ => pipe.cmd("SET").arg(key).arg(foreign),
+                };
+                pipe.query::<()>(conn).unwrap();
+            }
+        }
+    }
+}
+
+/// The sides of one sequence: Lua, the module (if loaded), the core; the
+/// limiters of `policies`, named for `seed` (the module's keys apart from Lua's).
+fn sides(server: &support::RedisServer, policies: &[Policy], seed: u64, start: i64) -> Vec<Side> {
+    let lua = CallOptions { server_module: false, ..OPTS };
+    let on_server = |suffix: &str| -> Vec<Arc<Limiter>> {
+        policies.iter().enumerate().map(|(m, p)| Arc::new(server.limiter(p.clone(), &format!("s{seed}m{m}{suffix}")))).collect()
+    };
+    let store = format!("differential-{start}-{seed}");
+    let in_memory: Vec<Arc<Limiter>> =
+        policies.iter().enumerate().map(|(m, p)| Arc::new(support::memory_limiter(p.clone(), &store, &format!("s{seed}m{m}")))).collect();
+    let side = |name, limiters: Vec<Arc<Limiter>>, opts, store| Side { name, all: Compound::new(limiters.clone()).unwrap(), limiters, opts, store };
+    let mut all = vec![side("Lua", on_server(""), lua, None), side("core", in_memory, OPTS, Some(store))];
+    if support::server_module().is_some() {
+        all.push(side("module", on_server("-module"), OPTS, None));
+    }
+    all
+}
+
 #[test]
-fn lua_and_core_agree_on_random_sequences() {
+fn lua_module_and_core_agree_on_random_sequences() {
     let Some(server) = support::start() else { return };
+    if support::server_module().is_none() {
+        eprintln!("no RATELIMIT_SERVER_MODULE: the module's path is not compared");
+    }
     let mut conn = server.connection().unwrap();
     let (secs, _): (i64, i64) = ::redis::cmd("TIME").query(&mut conn).unwrap();
     // An hour ahead of the server's clock: a fixed window's expiry instants
     // (PEXPIREAT on the test clock) stay in the future of the real one.
     let start = (secs / 60 + 61) * 60 * S;
     let mut failures = Vec::new();
-    for seed in 1..=SEQUENCES {
+    'sequences: for seed in 1..=SEQUENCES {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        let store = format!("differential-{start}-{seed}");
         // Three limiters of random algorithms, distinct prefixes: singly and as one compound.
         let policies: Vec<Policy> = (0..3)
             .map(|_| {
@@ -133,18 +198,7 @@ fn lua_and_core_agree_on_random_sequences() {
                 policy(&mut rng, w)
             })
             .collect();
-        let make = |p: &Policy, m: usize, on_redis: bool| {
-            let name = format!("s{seed}m{m}");
-            if on_redis {
-                server.limiter(p.clone(), &name)
-            } else {
-                support::memory_limiter(p.clone(), &store, &name)
-            }
-        };
-        let lua: Vec<std::sync::Arc<Limiter>> = policies.iter().enumerate().map(|(m, p)| make(p, m, true).into()).collect();
-        let core: Vec<std::sync::Arc<Limiter>> = policies.iter().enumerate().map(|(m, p)| make(p, m, false).into()).collect();
-        let lua_all = Compound::new(lua.clone()).unwrap();
-        let core_all = Compound::new(core.clone()).unwrap();
+        let sides = sides(&server, &policies, seed, start);
         let mut now = start;
         for step in 0..STEPS {
             now += match rng.below(20) {
@@ -157,89 +211,65 @@ fn lua_and_core_agree_on_random_sequences() {
             };
             let m = rng.below(3) as usize;
             let id = rng.pick(&IDS);
-            let max_cost = lua[m].policy().max_cost.min(lua_all.members().iter().map(|l| l.policy().max_cost).min().unwrap());
+            let max_cost = policies[m].max_cost.min(policies.iter().map(|p| p.max_cost).min().unwrap());
             let cost = if rng.below(3) == 0 { rng.range(1, max_cost) } else { 1 };
-            let (what, a, b) = match rng.below(13) {
-                12 => {
-                    // Another program at work on a key: both sides get the same.
-                    let key = lua[m].key(id).unwrap();
-                    let kind = rng.below(4);
-                    let foreign = [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec()][rng.below(3) as usize].clone();
-                    let mut cmd = ::redis::cmd(if kind == 0 {
-                        "PERSIST"
-                    } else if kind == 1 {
-                        "HSET"
-                    } else {
-                        "SET"
-                    });
-                    cmd.arg(&key);
-                    if kind == 1 {
-                        cmd.arg("not a slice").arg("1");
-                    } else if kind > 1 {
-                        cmd.arg(&foreign);
-                    }
-                    if kind == 1 {
-                        ::redis::cmd("DEL").arg(&key).query::<()>(&mut conn).unwrap();
-                    }
-                    cmd.query::<()>(&mut conn).unwrap();
-                    memory::target(&store).with_store(|s| match kind {
-                        0 => s.persist(&key),
-                        1 => s.insert(&key, Value::Hash([(b"not a slice".to_vec(), b"1".to_vec())].into_iter().collect())),
-                        _ => s.insert(&key, Value::Str(foreign.clone())),
-                    });
-                    ("outside write", Ok(vec![]), Ok(vec![]))
+            let what = rng.below(13);
+            let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
+            let (kind, foreign) = (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec()][rng.below(3) as usize].clone());
+            let run = |side: &Side| -> (&'static str, Answers) {
+                let (one, all, opts) = (&side.limiters[m], &side.all, side.opts);
+                match what {
+                    0..=4 => ("consume", one.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|o| vec![o])),
+                    5 | 6 => ("peek", one.decide_at(id, Op::Peek, opts, Some(now)).map(|o| vec![o])),
+                    7 => ("reset", one.reset(id, opts.timeouts).map(|_| vec![])),
+                    8 | 9 => ("batch", one.decide_many_at(&ids, cost, opts, Some(now))),
+                    10 => ("compound", all.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|o| vec![o])),
+                    11 => ("compound peek", all.decide_at(id, Op::Peek, opts, Some(now)).map(|o| vec![o])),
+                    _ => ("outside write", Ok(vec![])),
                 }
-                0..=4 => (
-                    "consume",
-                    lua[m].decide_at(id, Op::Consume(cost), OPTS, Some(now)).map(|o| vec![o]),
-                    core[m].decide_at(id, Op::Consume(cost), OPTS, Some(now)).map(|o| vec![o]),
-                ),
-                5 | 6 => (
-                    "peek",
-                    lua[m].decide_at(id, Op::Peek, OPTS, Some(now)).map(|o| vec![o]),
-                    core[m].decide_at(id, Op::Peek, OPTS, Some(now)).map(|o| vec![o]),
-                ),
-                7 => ("reset", lua[m].reset(id, OPTS.timeouts).map(|_| vec![]), core[m].reset(id, OPTS.timeouts).map(|_| vec![])),
-                8 | 9 => {
-                    let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
-                    ("batch", lua[m].decide_many_at(&ids, cost, OPTS, Some(now)), core[m].decide_many_at(&ids, cost, OPTS, Some(now)))
-                }
-                10 => (
-                    "compound",
-                    lua_all.decide_at(id, Op::Consume(cost), OPTS, Some(now)).map(|o| vec![o]),
-                    core_all.decide_at(id, Op::Consume(cost), OPTS, Some(now)).map(|o| vec![o]),
-                ),
-                _ => (
-                    "compound peek",
-                    lua_all.decide_at(id, Op::Peek, OPTS, Some(now)).map(|o| vec![o]),
-                    core_all.decide_at(id, Op::Peek, OPTS, Some(now)).map(|o| vec![o]),
-                ),
             };
-            let at = format!("seed {seed} step {step} (+{} µs): {what} on member {m} ({:?}) cost {cost}", now - start, policies[m].script);
-            if shown(&a) != shown(&b) {
-                failures.push(format!("{at}: Lua {} / core {}", shown(&a), shown(&b)));
-                break;
+            let mut answers = Vec::new();
+            for side in &sides {
+                if what == 12 {
+                    side.outside_write(&mut conn, &side.limiters[m].key(id).unwrap(), kind, &foreign);
+                }
+                answers.push(run(side));
             }
-            for (l, limiter) in lua.iter().enumerate() {
+            let at = format!("seed {seed} step {step} (+{} µs): {} on member {m} ({:?}) cost {cost}", now - start, answers[0].0, policies[m].script);
+            for (side, (_, answer)) in sides.iter().zip(&answers).skip(1) {
+                if shown(answer) != shown(&answers[0].1) {
+                    failures.push(format!("{at}: Lua {} / {} {}", shown(&answers[0].1), side.name, shown(answer)));
+                }
+            }
+            for l in 0..policies.len() {
                 for id in IDS {
-                    let key = limiter.key(id).unwrap();
-                    let (lua_state, lua_ttl) = redis_state(&mut conn, &key);
-                    let (core_state, core_ttl) = memory_state(&store, &key);
-                    if lua_state != core_state || !same_expiry(lua_ttl, core_ttl) {
-                        failures.push(format!(
-                            "{at}: key {} of member {l}: Lua {lua_state:?} PTTL {lua_ttl} / core {core_state:?} PTTL {core_ttl}",
-                            String::from_utf8_lossy(&key)
-                        ));
+                    let (lua_state, lua_ttl) = sides[0].state(&mut conn, &sides[0].limiters[l].key(id).unwrap());
+                    for side in &sides[1..] {
+                        let key = side.limiters[l].key(id).unwrap();
+                        let (state, ttl) = side.state(&mut conn, &key);
+                        if state != lua_state || !same_expiry(lua_ttl, ttl) {
+                            failures.push(format!(
+                                "{at}: member {l} id {}: Lua {lua_state:?} PTTL {lua_ttl} / {} {state:?} PTTL {ttl}",
+                                String::from_utf8_lossy(id),
+                                side.name
+                            ));
+                        }
                     }
                 }
             }
             if !failures.is_empty() {
-                break;
+                break 'sequences;
             }
         }
-        if failures.len() >= 5 {
-            break;
-        }
     }
-    assert!(failures.is_empty(), "the Lua library and the core disagree:\n{}", failures.join("\n"));
+    assert!(failures.is_empty(), "the paths disagree:\n{}", failures.join("\n"));
+    if support::server_module().is_some() {
+        // The module's side was answered by the module, not by Lua.
+        let stats: String = ::redis::cmd("INFO").arg("commandstats").query(&mut conn).unwrap();
+        let calls = |name: &str| -> u64 {
+            stats.lines().find_map(|l| l.strip_prefix(&format!("cmdstat_{name}:calls="))).and_then(|r| r.split(',').next()?.parse().ok()).unwrap_or(0)
+        };
+        let module_calls: u64 = ["take", "peek", "take_many", "compound", "compound_peek"].iter().map(|c| calls(&format!("ratelimit.{c}"))).sum();
+        assert!(module_calls > 1000 && calls("fcall") > 1000, "module calls {module_calls}, FCALLs {}", calls("fcall"));
+    }
 }

@@ -5,6 +5,7 @@
 mod support;
 
 use ratelimit::error::Error;
+use ratelimit::limiter::instance::CallOptions;
 use ratelimit::limiter::{fixed_window, Op};
 use support::OPTS;
 
@@ -50,7 +51,12 @@ fn foreign_keys_are_refused_and_left_alone() {
     let Some(server) = support::start() else { return };
     let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "text");
     let _: () = server.query(&["SET", "table:text", "hello"]);
+    // The counter path's INCRBY refuses it, and so does the server module where it decides.
     match limiter.decide(b"", Op::Consume(1), OPTS) {
+        Err(Error::Redis(m)) => assert!(m.contains("not an integer") || m.contains("not a fixed-window counter"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match limiter.decide(b"", Op::Consume(1), CallOptions { server_module: false, ..OPTS }) {
         Err(Error::Redis(m)) => assert!(m.contains("not an integer"), "{m}"),
         other => panic!("{other:?}"),
     }

@@ -51,11 +51,21 @@ pub fn doubles(out: &mut Vec<u8>, xs: &[f64]) {
 /// A batch reply: per key a record, a failed key's {-1, byte length of its
 /// error, 0, 0}; then the failed keys' error texts, in order.
 pub fn batch_reply(answers: &[Result<Answer, crate::Refused>]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(32 * answers.len());
+    records_reply(answers, |a, out| a.write_record(out))
+}
+
+/// `hit_many`'s reply: per key the record {ms left, count, 0, 0} (ms left
+/// first: never -1, the error mark), errors as `batch_reply`'s.
+pub fn hits_reply(hits: &[Result<(f64, f64), crate::Refused>]) -> Vec<u8> {
+    records_reply(hits, |&(ttl, count), out| doubles(out, &[ttl, count, 0.0, 0.0]))
+}
+
+fn records_reply<T>(results: &[Result<T, crate::Refused>], record: impl Fn(&T, &mut Vec<u8>)) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 * results.len());
     let mut errors = Vec::new();
-    for a in answers {
+    for a in results {
         match a {
-            Ok(a) => a.write_record(&mut out),
+            Ok(a) => record(a, &mut out),
             Err(e) => {
                 doubles(&mut out, &[-1.0, e.0.len() as f64, 0.0, 0.0]);
                 errors.extend_from_slice(e.0.as_bytes());

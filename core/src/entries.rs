@@ -59,6 +59,19 @@ pub fn take_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], algo: &Algori
     keys.iter().map(|key| one_key(ks, key, algo, cost, now, injected.is_some(), false)).collect()
 }
 
+/// `hit_many`: a fixed window's cost-1 hit on every key in order
+/// (`fixed_window::hit`); per key (ms left, count), each standing alone.
+pub fn hit_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], window_ms: i64) -> Vec<Read<(f64, f64)>> {
+    keys.iter()
+        .map(|key| {
+            let mut effects = Vec::new();
+            let hit = crate::fixed_window::hit(&*ks.view(key), window_ms, &mut effects)?;
+            ks.apply(key, &effects)?;
+            Ok(hit)
+        })
+        .collect()
+}
+
 /// A compound's answer: the 0-based member with the least remaining (the
 /// first of equals), and the most restrictive answer: the largest reset, the
 /// largest retry of the members that deny, the largest delay.

@@ -3,6 +3,8 @@ Redis killed and restarted on the same port: calls fail cleanly while it is down
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
+; the Lua library's reload is what this test watches
+ratelimit.server_module=off
 ratelimit.connect_timeout=0.5
 --FILE--
 <?php

@@ -108,7 +108,7 @@ impl Compound {
         let (extra, n) = Policy::call_args(op, now_us);
         let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
         let decided = slot
-            .run(opts.timeouts, |conn| script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n]))
+            .run(opts.timeouts, |conn| script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module))
             .and_then(|reply| self.outcome(reply.as_slice()));
         Outcome::settle(decided, opts.on_error, self.limit())
     }
@@ -133,8 +133,9 @@ impl Compound {
             Backend::Redis(slot) => slot,
         };
         let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let decided = slot
-            .run_many(opts.timeouts, |conn| script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n]));
+        let decided = slot.run_many(opts.timeouts, |conn| {
+            script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module)
+        });
         let decided = decided.map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
         Outcome::settle_batch(decided, keys.len(), opts.on_error, self.limit())
     }

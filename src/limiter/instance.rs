@@ -19,6 +19,13 @@ use crate::redis::pool::Timeouts;
 use crate::redis::scripts::Entry;
 use crate::redis::{counter, resp, script};
 
+/// What Redis answered: a fixed window's counter after a hit (count, ms
+/// left), or an entry point's answer.
+enum Reply {
+    Count((i64, i64)),
+    Ints(script::Ints),
+}
+
 /// What one call needs besides its arguments, read by the caller when the call is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallOptions {
@@ -26,6 +33,9 @@ pub struct CallOptions {
     pub on_error: OnError,
     /// `ratelimit.block_cache_size` when `ratelimit.block_cache` is on, else 0.
     pub block_cache: usize,
+    /// `ratelimit.server_module = auto`: the server module's commands decide
+    /// where the server has them.
+    pub server_module: bool,
 }
 
 pub struct Limiter {
@@ -151,21 +161,32 @@ impl Limiter {
                 return Ok(o);
             }
         }
-        let decided = match (self.policy.counter_window_ms, op, now_us) {
-            (Some(window_ms), Op::Consume(1), None) => slot
-                .run(opts.timeouts, |conn| counter::hit(conn, &key, window_ms))
-                .map(|(count, ttl_ms)| Outcome::from_count(self.limit(), count, ttl_ms)),
-            _ => {
-                let (extra, n) = Policy::call_args(op, now_us);
-                let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
-                slot.run(opts.timeouts, |conn| script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n]))
-                    .and_then(|reply| self.policy.outcome(reply.as_slice()))
-            }
+        // A fixed window's cost-1 consume is three plain commands on every
+        // path (the module's command would be no faster, and counts the same).
+        let counter = match (self.policy.counter_window_ms, op, now_us) {
+            (Some(window_ms), Op::Consume(1), None) => Some(window_ms),
+            _ => None,
         };
+        let (extra, n) = Policy::call_args(op, now_us);
+        let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
+        let decided = slot
+            .run(opts.timeouts, |conn| match counter {
+                Some(window_ms) => counter::hit(conn, &key, window_ms).map(Reply::Count),
+                None => script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints),
+            })
+            .and_then(|reply| self.outcome(reply));
         if let (true, Ok(o)) = (cached, &decided) {
             self.remember(&key, op.cost(), o, opts);
         }
         Outcome::settle(decided, opts.on_error, self.limit())
+    }
+
+    /// A reply of either path as an outcome.
+    fn outcome(&self, reply: Reply) -> Result<Outcome> {
+        match reply {
+            Reply::Count((count, ttl_ms)) => Ok(Outcome::from_count(self.limit(), count, ttl_ms)),
+            Reply::Ints(ints) => self.policy.outcome(ints.as_slice()),
+        }
     }
 
     /// A denial from Redis, for the block cache (only when it is on).
@@ -216,16 +237,16 @@ impl Limiter {
         if keys.is_empty() {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
-        let decided: Result<Vec<Result<Outcome>>> = match self.policy.counter_window_ms {
-            Some(window_ms) if cost == 1 && now_us.is_none() => slot
-                .run_many(opts.timeouts, |conn| counter::hit_many(conn, &keys, window_ms))
-                .map(|all| all.into_iter().map(|r| r.map(|(count, ttl)| Outcome::from_count(limit, count, ttl))).collect()),
-            _ => {
-                let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
-                slot.run_many(opts.timeouts, |conn| script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n]))
-                    .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.policy.outcome(ints.as_slice()))).collect())
-            }
-        };
+        let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none());
+        let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
+        let decided: Result<Vec<Result<Outcome>>> = slot
+            .run_many(opts.timeouts, |conn| match counter {
+                Some(window_ms) => counter::hit_many(conn, &keys, window_ms, opts.server_module)
+                    .map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect()),
+                None => script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n], opts.server_module)
+                    .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect()),
+            })
+            .map(|all| all.into_iter().map(|r| r.and_then(|reply| self.outcome(reply))).collect());
         // Only Redis's own denials are remembered, not answers of `on_error`.
         let decided = decided.map(|each| each.into_iter().zip(&keys).map(|(r, key)| r.inspect(|o| self.remember(key, cost, o, opts))).collect());
         let mut fresh = Outcome::settle_batch(decided, keys.len(), opts.on_error, limit)?.into_iter().map(Ok);

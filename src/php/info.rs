@@ -37,10 +37,15 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_row!("closed by the bound (least recently used)", stats.closed_by_bound.to_string());
         info_table_row!("dropped (no connection, no limiter)", stats.dropped.to_string());
         for s in &slots {
+            let path = s.path.map(|p| format!(", decided by {p}")).unwrap_or_default();
             info_table_row!(
                 s.target.as_str(),
-                format!("{}, opened {} time(s), {} failure(s)", if s.connected { "open" } else { "closed" }, s.opened, s.failures)
+                format!("{}, opened {} time(s), {} failure(s){path}", if s.connected { "open" } else { "closed" }, s.opened, s.failures)
             );
+        }
+        info_table_row!("server module", if settings::server_module() { "auto (used where the server has it)" } else { "off (Lua only)" });
+        for (name, keys) in crate::memory::targets() {
+            info_table_row!(format!("{}{name}", crate::memory::SCHEME).as_str(), format!("in this process's memory, {keys} key(s)"));
         }
         info_table_end!();
 

@@ -97,7 +97,12 @@ impl LimiterState {
 
     /// The settings in force for a call made now.
     pub fn options(&self) -> CallOptions {
-        CallOptions { timeouts: self.timeouts(), on_error: settings::on_error(), block_cache: settings::block_cache() }
+        CallOptions {
+            timeouts: self.timeouts(),
+            on_error: settings::on_error(),
+            block_cache: settings::block_cache(),
+            server_module: settings::server_module(),
+        }
     }
 
     fn explain(&self, method: &str, params: &[&str], e: crate::error::Error) -> PhpException {

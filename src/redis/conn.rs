@@ -18,69 +18,86 @@ pub fn is_broken(e: &RedisError) -> bool {
     e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_unrecoverable_error()
 }
 
-/// One server's connection or a cluster's. A process holds a few of these at
-/// most, so the cluster variant's larger size is not worth a box.
+/// One server's connection or a cluster's, and what this connection has
+/// learnt of its server.
+pub struct Conn {
+    link: Link,
+    /// Whether the server has the ratelimit module's commands: `None` until
+    /// asked (once per connection, on its first decision that may use them).
+    pub module: Option<bool>,
+}
+
+/// A process holds a few of these at most, so the cluster variant's larger
+/// size is not worth a box.
 #[allow(clippy::large_enum_variant)]
-pub enum Conn {
+enum Link {
     Single(Connection),
     Cluster(ClusterConnection),
 }
 
 impl Conn {
+    pub fn single(c: Connection) -> Self {
+        Conn { link: Link::Single(c), module: None }
+    }
+
+    pub fn cluster(c: ClusterConnection) -> Self {
+        Conn { link: Link::Cluster(c), module: None }
+    }
+
     pub fn is_cluster(&self) -> bool {
-        matches!(self, Conn::Cluster(_))
+        matches!(self.link, Link::Cluster(_))
     }
 
     pub fn set_timeouts(&self, reply: Duration) -> RedisResult<()> {
-        match self {
-            Conn::Single(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
-            Conn::Cluster(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
+        match &self.link {
+            Link::Single(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
+            Link::Cluster(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
         }
     }
 }
 
 impl ConnectionLike for Conn {
     fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
-        match self {
-            Conn::Single(c) => c.req_packed_command(cmd),
-            Conn::Cluster(c) => c.req_packed_command(cmd),
+        match &mut self.link {
+            Link::Single(c) => c.req_packed_command(cmd),
+            Link::Cluster(c) => c.req_packed_command(cmd),
         }
     }
 
     fn req_packed_commands(&mut self, cmd: &[u8], offset: usize, count: usize) -> RedisResult<Vec<Value>> {
-        match self {
-            Conn::Single(c) => c.req_packed_commands(cmd, offset, count),
-            Conn::Cluster(c) => c.req_packed_commands(cmd, offset, count),
+        match &mut self.link {
+            Link::Single(c) => c.req_packed_commands(cmd, offset, count),
+            Link::Cluster(c) => c.req_packed_commands(cmd, offset, count),
         }
     }
 
     // `ClusterConnection` routes a `Cmd` (FUNCTION LOAD goes to every master)
     // rather than its packed bytes: keep that.
     fn req_command(&mut self, cmd: &Cmd) -> RedisResult<Value> {
-        match self {
-            Conn::Single(c) => c.req_command(cmd),
-            Conn::Cluster(c) => c.req_command(cmd),
+        match &mut self.link {
+            Link::Single(c) => c.req_command(cmd),
+            Link::Cluster(c) => c.req_command(cmd),
         }
     }
 
     fn get_db(&self) -> i64 {
-        match self {
-            Conn::Single(c) => c.get_db(),
-            Conn::Cluster(c) => c.get_db(),
+        match &self.link {
+            Link::Single(c) => c.get_db(),
+            Link::Cluster(c) => c.get_db(),
         }
     }
 
     fn check_connection(&mut self) -> bool {
-        match self {
-            Conn::Single(c) => c.check_connection(),
-            Conn::Cluster(c) => c.check_connection(),
+        match &mut self.link {
+            Link::Single(c) => c.check_connection(),
+            Link::Cluster(c) => c.check_connection(),
         }
     }
 
     fn is_open(&self) -> bool {
-        match self {
-            Conn::Single(c) => c.is_open(),
-            Conn::Cluster(c) => c.is_open(),
+        match &self.link {
+            Link::Single(c) => c.is_open(),
+            Link::Cluster(c) => c.is_open(),
         }
     }
 }

@@ -35,12 +35,13 @@ pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64
 
 /// Counts one request per key, in order, in one round trip; each key's
 /// answer (or error: a foreign key fails alone) as `hit` gives it.
-pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
+/// `module`: the server module's command may count them (`script::uses_module`).
+pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
     match keys {
         [key] => Ok(vec![pipelined(conn, key.as_ref(), window_ms)?]),
-        // One library call for the batch: three commands per key cost Redis
-        // and the client more than one script running two or three per key.
-        _ if !conn.is_cluster() => super::script::hit_many(conn, keys, window_ms),
+        // One library (or module) call for the batch: three commands per key
+        // cost Redis and the client more than one call running two or three per key.
+        _ if !conn.is_cluster() => super::script::hit_many(conn, keys, window_ms, module),
         // A cluster routes by key: one key's three commands at a time.
         _ => {
             let mut out = Vec::with_capacity(keys.len());

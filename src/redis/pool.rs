@@ -127,6 +127,8 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
 pub struct SlotState {
     pub target: String,
     pub connected: bool,
+    /// What decides there (`script::path`), as the open connection found; `None` before one opened.
+    pub path: Option<&'static str>,
     pub opened: u64,
     pub failures: u64,
 }
@@ -154,6 +156,7 @@ pub fn state() -> Vec<SlotState> {
         .map(|s| SlotState {
             target: s.target.to_string(),
             connected: s.live.try_lock().map(|l| l.as_ref().is_some_and(|l| l.pid == pid)).unwrap_or(true),
+            path: s.live.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&l.conn))),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
         })
@@ -267,7 +270,7 @@ impl Slot {
                     Error::Redis(format!("Redis at {}: {why}", self.target))
                 })?;
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                return Ok(Live { pid, conn: Conn::Single(conn), reply_timeout: timeouts.reply, confirmed: Some(confirmed) });
+                return Ok(Live { pid, conn: Conn::single(conn), reply_timeout: timeouts.reply, confirmed: Some(confirmed) });
             }
             Address::Tcp { .. } | Address::Unix { .. } => {}
         }
@@ -275,7 +278,7 @@ impl Slot {
         match open_single(&self.target.address, self.target.tls.as_ref(), settings, timeouts) {
             Ok(conn) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn: Conn::Single(conn), reply_timeout: timeouts.reply, confirmed: None })
+                Ok(Live { pid, conn: Conn::single(conn), reply_timeout: timeouts.reply, confirmed: None })
             }
             Err(OpenError::Setup(why)) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);
@@ -321,7 +324,7 @@ impl Slot {
         match builder.build().and_then(|client| client.get_connection()) {
             Ok(conn) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn: Conn::Cluster(conn), reply_timeout: timeouts.reply, confirmed: None })
+                Ok(Live { pid, conn: Conn::cluster(conn), reply_timeout: timeouts.reply, confirmed: None })
             }
             Err(e) => Err(self.fail(&e)),
         }
@@ -373,7 +376,12 @@ pub(super) enum OpenError {
 /// One connection to a single server (TCP, TLS over TCP, or a unix socket),
 /// with the call's timeouts. Over TLS the handshake, certificate checks
 /// included, happens here, before AUTH.
-pub(super) fn open_single(address: &Address, tls: Option<&Tls>, settings: RedisConnectionInfo, timeouts: Timeouts) -> std::result::Result<Connection, OpenError> {
+pub(super) fn open_single(
+    address: &Address,
+    tls: Option<&Tls>,
+    settings: RedisConnectionInfo,
+    timeouts: Timeouts,
+) -> std::result::Result<Connection, OpenError> {
     let client = match (address, tls) {
         (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, settings).map_err(|e| OpenError::Setup(e.0))?,
         (address, _) => {

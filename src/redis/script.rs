@@ -1,12 +1,17 @@
-//! Calls an entry of the Lua library (`scripts`): FCALL (FCALL_RO for the
-//! peeks, so they answer on read-only replicas), loading the library when the
-//! server lacks it (a restart, `FUNCTION FLUSH`, a new cluster node); on a
-//! Redis without functions (< 7, or FCALL renamed away), EVALSHA of the script
-//! form, loaded on NOSCRIPT. Whether the server has functions is asked of it
-//! (`COMMAND INFO FCALL`) when an FCALL is refused, never read from the
-//! wording of the refusal, which differs between releases. The command is
-//! written into a buffer reused across calls, with the policy's fixed
-//! arguments already encoded: one write, one read.
+//! Calls an entry point: the server module's command where the server has the
+//! module (`module/`, asked once per connection with `COMMAND INFO`, and only
+//! when the call allows it: `ratelimit.server_module = auto`), else the Lua
+//! library (`scripts`): FCALL (FCALL_RO for the peeks, so they answer on
+//! read-only replicas), loading the library when the server lacks it (a
+//! restart, `FUNCTION FLUSH`, a new cluster node); on a Redis without
+//! functions (< 7, or FCALL renamed away), EVALSHA of the script form, loaded
+//! on NOSCRIPT. Whether the server has functions is asked of it (`COMMAND INFO
+//! FCALL`) when an FCALL is refused, never read from the wording of the
+//! refusal, which differs between releases; a module command refused the same
+//! way (the module was unloaded) is sent again as Lua, in the same call. Both
+//! take the same arguments and reply the same bytes. The command is written
+//! into a buffer reused across calls, with the policy's fixed arguments
+//! already encoded: one write, one read.
 //! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
 
 use std::cell::RefCell;
@@ -116,6 +121,8 @@ fn unexpected(v: &Value) -> RedisError {
 /// What a failed call needs before it is sent again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fix {
+    /// The server no longer has the module's commands: Lua from now on, on this connection.
+    DropModule,
     /// The server lacks our function library: FUNCTION LOAD it.
     LoadFunctions,
     /// FCALL was refused for a reason of the server's own: if the server
@@ -125,7 +132,12 @@ enum Fix {
     LoadScript,
 }
 
-fn fix_for(e: &RedisError) -> Option<Fix> {
+/// `module`: the refused call was the module's command.
+fn fix_for(e: &RedisError, module: bool) -> Option<Fix> {
+    let ours = e.detail().is_some_and(|d| d.starts_with("ratelimit:"));
+    if module {
+        return (e.code() == Some("ERR") && !ours).then_some(Fix::DropModule);
+    }
     // A cluster connection hands the node's error on with its code only.
     if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) || e.code() == Some("NOSCRIPT") {
         return Some(Fix::LoadScript);
@@ -133,7 +145,7 @@ fn fix_for(e: &RedisError) -> Option<Fix> {
     let text = e.to_string();
     if text.contains("Function not found") {
         Some(Fix::LoadFunctions)
-    } else if e.code() == Some("ERR") && !e.detail().is_some_and(|d| d.starts_with("ratelimit:")) {
+    } else if e.code() == Some("ERR") && !ours {
         // A generic refusal that is not one of our library's own errors
         // ("ERR ratelimit: …"): "unknown command" in any release's words.
         // Only an ERR reply gets here (not WRONGTYPE, OOM, READONLY, …), so
@@ -141,6 +153,38 @@ fn fix_for(e: &RedisError) -> Option<Fix> {
         Some(Fix::UseScripts)
     } else {
         None
+    }
+}
+
+/// Does the server have the module's commands? `COMMAND INFO` answers nil
+/// for a command it does not have.
+fn has_module(conn: &mut Conn) -> RedisResult<bool> {
+    match ::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE").query::<Value>(conn)? {
+        Value::Array(entries) => Ok(entries.first().is_some_and(|e| !matches!(e, Value::Nil))),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// Whether calls on `conn` go to the module's commands: only when `allowed`
+/// (`ratelimit.server_module = auto`) and the server has them, asked once per
+/// connection. Not on a Redis Cluster: there every master would have to have
+/// the module, which one connection cannot tell (the cluster keeps Lua).
+pub fn uses_module(conn: &mut Conn, allowed: bool) -> RedisResult<bool> {
+    if !allowed {
+        return Ok(false);
+    }
+    if conn.module.is_none() {
+        conn.module = Some(!conn.is_cluster() && has_module(conn)?);
+    }
+    Ok(conn.module == Some(true))
+}
+
+/// Which path a connection's calls take, for `php --ri`.
+pub fn path(conn: &Conn) -> &'static str {
+    match conn.module {
+        Some(true) => "server module",
+        _ if SCRIPTS_ONLY.load(Ordering::Relaxed) => "Lua script (EVALSHA)",
+        _ => "Lua functions (FCALL)",
     }
 }
 
@@ -157,6 +201,10 @@ fn has_functions(conn: &mut Conn) -> RedisResult<bool> {
 /// does not apply (the server has FCALL after all: the refusal stands).
 fn apply(conn: &mut Conn, fix: Fix, e: RedisError) -> RedisResult<()> {
     match fix {
+        Fix::DropModule => {
+            conn.module = Some(false);
+            Ok(())
+        }
         // REPLACE: another process may load the same library at the same
         // moment; its text is ours, so either load is right.
         Fix::LoadFunctions => ::redis::cmd("FUNCTION").arg("LOAD").arg("REPLACE").arg(&LIBRARY.function_text).query::<String>(conn).map(|_| ()),
@@ -174,7 +222,7 @@ fn apply(conn: &mut Conn, fix: Fix, e: RedisError) -> RedisResult<()> {
 /// The fixes a call may apply, each once: a server that still fails after
 /// one has a problem no retry solves.
 #[derive(Default)]
-struct Applied([bool; 3]);
+struct Applied([bool; 4]);
 
 impl Applied {
     fn first_time(&mut self, fix: Fix) -> bool {
@@ -187,11 +235,25 @@ thread_local! {
     static COMMAND: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `FCALL <prefix><entry> <n> <keys…> <args> <extra…>`, or in the script form
-/// `EVALSHA <sha> <n> <keys…> <entry> <args> <extra…>`. `args` holds
+/// `FCALL <prefix><entry> <n> <keys…> <args> <extra…>`, in the script form
+/// `EVALSHA <sha> <n> <keys…> <entry> <args> <extra…>`, with `module` the
+/// module's `RATELIMIT.<ENTRY> <n> <keys…> <args> <extra…>`. `args` holds
 /// `arg_count` arguments already in RESP (`resp::encode_all`), `extra` the
 /// per-call integers (cost, and a test's clock).
-fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) {
+fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64], module: bool) {
+    if module {
+        resp::array(buf, 2 + keys.len() + arg_count + extra.len());
+        resp::bulk(buf, entry.module_command().as_bytes());
+        resp::bulk_int(buf, keys.len() as i64);
+        for key in keys {
+            resp::bulk(buf, key.as_ref());
+        }
+        buf.extend_from_slice(args);
+        for &n in extra {
+            resp::bulk_int(buf, n);
+        }
+        return;
+    }
     let scripts = SCRIPTS_ONLY.load(Ordering::Relaxed);
     resp::array(buf, 3 + keys.len() + scripts as usize + arg_count + extra.len());
     let name = entry.name().as_bytes();
@@ -224,14 +286,17 @@ fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
     }
 }
 
-/// One call of `entry` over `keys`; the raw reply.
-fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) -> RedisResult<Value> {
+/// One call of `entry` over `keys`; the raw reply. `module`: the module's
+/// command may decide (`uses_module`).
+fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64], module: bool) -> RedisResult<Value> {
     let mut applied = Applied::default();
+    let module = module && uses_module(conn, true)?;
     COMMAND.with_borrow_mut(|buf| loop {
         buf.clear();
-        encode(buf, entry, keys, args, arg_count, extra);
+        let module = module && conn.module == Some(true);
+        encode(buf, entry, keys, args, arg_count, extra, module);
         match as_result(conn.req_packed_command(buf)) {
-            Err(e) => match fix_for(&e) {
+            Err(e) => match fix_for(&e, module) {
                 Some(fix) if applied.first_time(fix) => apply(conn, fix, e)?,
                 _ => return Err(e),
             },
@@ -241,27 +306,42 @@ fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], 
 }
 
 /// One decision (`Entry::Take`, `Peek`, `Compound`, `CompoundPeek`) over `keys`.
-pub fn decide<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) -> RedisResult<Ints> {
-    call(conn, entry, keys, args, arg_count, extra).and_then(Ints::from_value)
+pub fn decide<K: AsRef<[u8]>>(
+    conn: &mut Conn,
+    entry: Entry,
+    keys: &[K],
+    args: &[u8],
+    arg_count: usize,
+    extra: &[i64],
+    module: bool,
+) -> RedisResult<Ints> {
+    call(conn, entry, keys, args, arg_count, extra, module).and_then(Ints::from_value)
 }
 
 /// `Entry::TakeMany`: one decision per key, in order, in one call; each
 /// answer stands alone (a key holding a foreign value fails only its own).
 /// On a cluster, where the keys of one call must share a slot, each key is
 /// its own `Take`, one after another.
-pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64]) -> RedisResult<Vec<RedisResult<Ints>>> {
+pub fn decide_many<K: AsRef<[u8]>>(
+    conn: &mut Conn,
+    keys: &[K],
+    args: &[u8],
+    arg_count: usize,
+    extra: &[i64],
+    module: bool,
+) -> RedisResult<Vec<RedisResult<Ints>>> {
     if conn.is_cluster() {
         let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
-        return decide_each(conn, Entry::Take, &one_each, args, arg_count, extra);
+        return decide_each(conn, Entry::Take, &one_each, args, arg_count, extra, module);
     }
-    call(conn, Entry::TakeMany, keys, args, arg_count, extra).and_then(|v| Ints::many_from_value(v, keys.len()))
+    call(conn, Entry::TakeMany, keys, args, arg_count, extra, module).and_then(|v| Ints::many_from_value(v, keys.len()))
 }
 
 /// `Entry::HitMany` on a single server: a fixed window's cost-1 hit per key
 /// (`counter::hit_many`), in order, in one call; per key (the count including
 /// the hit, ms left in the window), each standing alone as in `decide_many`.
-pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    let records = call(conn, Entry::HitMany, keys, &[], 0, &[window_ms]).and_then(|v| Ints::many_from_value(v, keys.len()))?;
+pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
+    let records = call(conn, Entry::HitMany, keys, &[], 0, &[window_ms], module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
     Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
 }
 
@@ -284,11 +364,12 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     args: &[u8],
     arg_count: usize,
     extra: &[i64],
+    module: bool,
 ) -> RedisResult<Vec<RedisResult<Ints>>> {
     if conn.is_cluster() {
         let mut out = Vec::with_capacity(calls.len());
         for call in calls {
-            match decide(conn, entry, call.as_ref(), args, arg_count, extra) {
+            match decide(conn, entry, call.as_ref(), args, arg_count, extra, module) {
                 // The connection is lost: the whole batch fails, and the pool drops it.
                 Err(e) if super::conn::is_broken(&e) => return Err(e),
                 one => out.push(one),
@@ -298,19 +379,21 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     }
     let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(calls.len());
     let mut applied = Applied::default();
+    let allowed = module && uses_module(conn, true)?;
     while out.len() < calls.len() {
         let rest = &calls[out.len()..];
+        let module = allowed && conn.module == Some(true);
         let replies = COMMAND.with_borrow_mut(|buf| {
             buf.clear();
             for call in rest {
-                encode(buf, entry, call.as_ref(), args, arg_count, extra);
+                encode(buf, entry, call.as_ref(), args, arg_count, extra, module);
             }
             conn.req_packed_commands(buf, 0, rest.len())
         })?;
         let mut fix = None;
         for reply in replies {
             match as_result(Ok(reply)) {
-                Err(e) => match fix_for(&e) {
+                Err(e) => match fix_for(&e, module) {
                     // This call and every later one failed the same way without running.
                     Some(f) if applied.first_time(f) => {
                         fix = Some((f, e));
@@ -378,7 +461,7 @@ mod tests {
     #[test]
     fn fixes_are_told_by_the_error() {
         let fix = |wire: &[u8]| match ::redis::parse_redis_value(wire).unwrap() {
-            Value::ServerError(e) => fix_for(&e.into()),
+            Value::ServerError(e) => fix_for(&e.into(), false),
             _ => unreachable!(),
         };
         assert_eq!(fix(b"-ERR Function not found\r\n"), Some(Fix::LoadFunctions));
@@ -389,5 +472,14 @@ mod tests {
         assert_eq!(fix(b"-READONLY You can't write against a read only replica.\r\n"), None);
         assert_eq!(fix(b"-NOSCRIPT No matching script. Please use EVAL.\r\n"), Some(Fix::LoadScript));
         assert_eq!(fix(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"), None);
+        // A module command refused as unknown (the module was unloaded) goes to Lua; its own errors stand.
+        let module_fix = |wire: &[u8]| match ::redis::parse_redis_value(wire).unwrap() {
+            Value::ServerError(e) => fix_for(&e.into(), true),
+            _ => unreachable!(),
+        };
+        assert_eq!(module_fix(b"-ERR unknown command 'RATELIMIT.TAKE', with args beginning with: \r\n"), Some(Fix::DropModule));
+        assert_eq!(module_fix(b"-ERR ratelimit: the key holds a value that is not a token bucket\r\n"), None);
+        assert_eq!(module_fix(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"), None);
+        assert_eq!(module_fix(b"-OOM command not allowed when used memory > 'maxmemory'.\r\n"), None);
     }
 }

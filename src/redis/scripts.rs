@@ -55,6 +55,19 @@ impl Entry {
         }
     }
 
+    /// The server module's command for this entry (`module/src/commands.rs`:
+    /// the same arguments after the keys, the same reply).
+    pub fn module_command(self) -> &'static str {
+        match self {
+            Entry::Take => "RATELIMIT.TAKE",
+            Entry::Peek => "RATELIMIT.PEEK",
+            Entry::TakeMany => "RATELIMIT.TAKE_MANY",
+            Entry::HitMany => "RATELIMIT.HIT_MANY",
+            Entry::Compound => "RATELIMIT.COMPOUND",
+            Entry::CompoundPeek => "RATELIMIT.COMPOUND_PEEK",
+        }
+    }
+
     /// False for the peeks: registered `no-writes` (`lua/as_function.lua`),
     /// called with FCALL_RO.
     pub fn writes(self) -> bool {

@@ -1,0 +1,30 @@
+//! `ratelimit-redis.so`: the ratelimit algorithms as native commands of a
+//! Redis (>= 6.0) or Valkey server (`loadmodule …/ratelimit-redis.so`). The
+//! same core (`ratelimit_core`) decides as the extension's `memory://`
+//! target, on the same keys and state bytes as the Lua library, so clients
+//! on either path share keys exactly. The extension uses these commands
+//! where the server has them (`ratelimit.server_module = auto`).
+//!
+//! Flags: the consuming commands are `write deny-oom` (refused whole, before
+//! any write, when the server is out of memory, and on a read-only replica);
+//! the peeks are `readonly` (they answer on replicas and under OOM).
+
+mod commands;
+mod server;
+
+use redis_module::redis_module;
+
+redis_module! {
+    name: "ratelimit",
+    version: 1,
+    allocator: (redis_module::alloc::RedisAlloc, redis_module::alloc::RedisAlloc),
+    data_types: [],
+    commands: [
+        ["ratelimit.take", commands::take, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.peek", commands::peek, "readonly getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.take_many", commands::take_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.hit_many", commands::hit_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.compound", commands::compound_take, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.compound_peek", commands::compound_peek, "readonly getkeys-api", 2, 2, 1, ""],
+    ],
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `make deb` (its second package): the server module as a Debian package,
+# with dpkg-deb as scripts/build-deb.bash does the extension's:
+#
+#   dist/ratelimit-redis-module_<crate version>-1_<arch>.deb
+#     /usr/lib/redis/modules/ratelimit-redis.so   (stripped; where Debian's
+#                                                  Redis module packages go)
+#     /usr/share/doc/ratelimit-redis-module/       (copyright, README.md)
+#   Nothing is enabled: a server loads it with
+#   `loadmodule /usr/lib/redis/modules/ratelimit-redis.so` (Redis or Valkey).
+#
+#   scripts/build-module-deb.bash [the module .so]     prints the path of the .deb
+set -euo pipefail
+cd "$(dirname "$0")/.."
+so=${1:-modules/ratelimit-redis.so}
+
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' module/Cargo.toml | head -1)-1
+arch=$(dpkg --print-architecture)
+name=ratelimit-redis-module
+deb=dist/${name}_${version}_$arch.deb
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-module-deb.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+install -d "$root/DEBIAN"
+install -D -m 0644 "$so" "$root/usr/lib/redis/modules/ratelimit-redis.so"
+strip --strip-unneeded "$root/usr/lib/redis/modules/ratelimit-redis.so"
+doc=$root/usr/share/doc/$name
+install -D -m 0644 LICENSE "$doc/copyright"
+install -m 0644 README.md "$doc/README.md"
+
+mkdir "$work/debian"
+printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$name" "$name" >"$work/debian/control"
+shlibs=$(cd "$work" && dpkg-shlibdeps -O "root/usr/lib/redis/modules/ratelimit-redis.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+
+cat >"$root/DEBIAN/control" <<CONTROL
+Package: $name
+Version: $version
+Architecture: $arch
+Maintainer: the ratelimit developers <ratelimit@localhost>
+Section: database
+Priority: optional
+Depends: $shlibs
+Enhances: redis-server, valkey-server
+Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
+Description: native rate limiting commands for Redis and Valkey (the ratelimit module)
+ The algorithms of the ratelimit PHP extension (fixed window, sliding window,
+ token bucket, leaky bucket, GCRA) as native commands of a Redis (>= 6.0) or
+ Valkey server. The extension uses them where a server has loaded the module,
+ with the same keys, state and answers as its Lua library. Load it with
+ loadmodule /usr/lib/redis/modules/ratelimit-redis.so
+CONTROL
+(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+
+mkdir -p dist
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+echo "$deb"
