@@ -23,7 +23,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-module-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 root=$work/root
 install -d "$root/DEBIAN"
-install -D -m 0644 "$so" "$root/usr/lib/redis/modules/ratelimit-redis.so"
+# 0755: Redis refuses to load a module file without execute permission.
+install -D -m 0755 "$so" "$root/usr/lib/redis/modules/ratelimit-redis.so"
 strip --strip-unneeded "$root/usr/lib/redis/modules/ratelimit-redis.so"
 doc=$root/usr/share/doc/$name
 install -D -m 0644 LICENSE "$doc/copyright"
