@@ -12,6 +12,7 @@
 #   scripts/build-deb.bash [the .so] [php-config]      prints the path of the .deb
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/deb-lib.bash
 so=${1:-modules/ratelimit.so} php_config=${2:-php-config}
 
 php_version=$("$php_config" --version | cut -d. -f1,2)
@@ -36,9 +37,7 @@ if [ -d docs ]; then cp -r docs "$doc/docs"; chmod -R u=rwX,go=rX "$doc/docs"; f
 
 # The shared libraries the .so needs, as package versions (dpkg-shlibdeps
 # wants a debian/control to read; a minimal one in the work dir will do).
-mkdir "$work/debian"
-printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$name" "$name" >"$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O "root$ext_dir/ratelimit.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(deb_shlibs "$work" "$name" "root$ext_dir/ratelimit.so")
 
 cat >"$root/DEBIAN/control" <<EOF
 Package: $name
@@ -94,8 +93,4 @@ if [ "\$1" = purge ]; then
 fi
 EOF
 chmod 0755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
-(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
-
-mkdir -p dist
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
-echo "$deb"
+deb_build "$root" "$deb"

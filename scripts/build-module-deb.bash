@@ -12,6 +12,7 @@
 #   scripts/build-module-deb.bash [the module .so]     prints the path of the .deb
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/deb-lib.bash
 so=${1:-modules/ratelimit-redis.so}
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' module/Cargo.toml | head -1)-1
@@ -30,9 +31,7 @@ doc=$root/usr/share/doc/$name
 install -D -m 0644 LICENSE "$doc/copyright"
 install -m 0644 README.md "$doc/README.md"
 
-mkdir "$work/debian"
-printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$name" "$name" >"$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O "root/usr/lib/redis/modules/ratelimit-redis.so" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(deb_shlibs "$work" "$name" "root/usr/lib/redis/modules/ratelimit-redis.so")
 
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: $name
@@ -51,8 +50,4 @@ Description: native rate limiting commands for Redis and Valkey (the ratelimit m
  with the same keys, state and answers as its Lua library. Load it with
  loadmodule /usr/lib/redis/modules/ratelimit-redis.so
 CONTROL
-(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
-
-mkdir -p dist
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
-echo "$deb"
+deb_build "$root" "$deb"
