@@ -30,6 +30,12 @@ struct Call<'a> {
     rest: Vec<&'a [u8]>,
 }
 
+/// Runs a command's body; a panic becomes an error reply, where unwinding
+/// out of the command would abort the whole server.
+fn guarded(body: impl FnOnce() -> RedisResult) -> RedisResult {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|_| Err(bad("an internal error refused this call (a panic in the module)")))
+}
+
 fn refused(e: Refused) -> RedisError {
     RedisError::String(e.0)
 }
@@ -89,15 +95,19 @@ fn one_limiter(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
 }
 
 pub fn take(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    one_limiter(ctx, &args, false)
+    guarded(|| one_limiter(ctx, &args, false))
 }
 
 pub fn peek(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    one_limiter(ctx, &args, true)
+    guarded(|| one_limiter(ctx, &args, true))
 }
 
 pub fn take_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    let Some(call) = keys(ctx, &args)? else { return Ok(RedisValue::NoReply) };
+    guarded(|| take_many_body(ctx, &args))
+}
+
+fn take_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
+    let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
     let (algo, rest) = algorithm(&call.rest)?;
     let (cost, now) = cost_and_clock(rest)?;
     let answers = entries::take_many(&mut Server::new(ctx), &call.keys, &algo, cost, now);
@@ -105,7 +115,11 @@ pub fn take_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 }
 
 pub fn hit_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    let Some(call) = keys(ctx, &args)? else { return Ok(RedisValue::NoReply) };
+    guarded(|| hit_many_body(ctx, &args))
+}
+
+fn hit_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
+    let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
     let window = match call.rest.as_slice() {
         [w] => lua_tonumber(w).filter(|w| *w >= 1.0 && *w == w.floor()).ok_or_else(|| bad("the window must be a whole number of ms >= 1"))?,
         _ => return Err(RedisError::WrongArity),
@@ -131,9 +145,9 @@ fn compound(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
 }
 
 pub fn compound_take(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    compound(ctx, &args, false)
+    guarded(|| compound(ctx, &args, false))
 }
 
 pub fn compound_peek(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    compound(ctx, &args, true)
+    guarded(|| compound(ctx, &args, true))
 }

@@ -10,6 +10,7 @@
 //! the peeks are `readonly` (they answer on replicas and under OOM).
 
 mod commands;
+mod keys;
 mod server;
 
 use redis_module::redis_module;

@@ -1,18 +1,25 @@
-//! The server's keyspace as the core reads and writes it: every read and
-//! write is the command the Lua library would call, through RedisModule_Call,
-//! so Redis and Valkey apply their own semantics (types, expiries, keyspace
-//! events). Writes carry the `!` flag: the written state goes to replicas and
-//! the AOF as those commands (Redis turns relative expiries into instants
-//! there since 7.0), never the module command itself, which a replica or an
-//! AOF replay would run on another clock.
+//! The server's keyspace as the core reads and writes it. Reads and writes
+//! go through the module key API (`keys.rs`), with the semantics of the
+//! commands the Lua library calls (types, WRONGTYPE, expiries, keyspace
+//! events); the few reads a server may lack the API for (Redis 6.0) are made
+//! with those commands through RedisModule_Call. Each write is replicated
+//! (RedisModule_Replicate) as the plain command that leaves the same state,
+//! with its expiry as an instant where the server has one (Redis >= 6.2,
+//! Valkey): replicas and the AOF get effects, never the module command
+//! itself, which a replica or an AOF replay would run on another clock.
+
+use std::ffi::CStr;
 
 use ratelimit_core::entries::Keyspace;
-use ratelimit_core::numbers::{int_text, lua_tonumber};
+use ratelimit_core::numbers::{int_text, lua_tonumber, redis_int};
 use ratelimit_core::view::{Read, Refused, View};
 use ratelimit_core::Effect;
+use redis_module::raw::{REDISMODULE_NOTIFY_GENERIC, REDISMODULE_NOTIFY_HASH, REDISMODULE_NOTIFY_STRING, REDISMODULE_NOTIFY_ZSET};
 use redis_module::{CallOptions, CallOptionsBuilder, CallReply, CallResult, Context};
 
-/// One command's reply as the core reads it.
+use crate::keys::{self, Key, Kind};
+
+/// One command's reply as the core reads it (the RedisModule_Call fallbacks).
 enum Reply {
     Nil,
     Int(i64),
@@ -32,13 +39,6 @@ impl Reply {
         }
     }
 
-    fn int(self) -> Read<i64> {
-        match self {
-            Reply::Int(n) => Ok(n),
-            _ => Err(Refused("ERR ratelimit: an integer reply was expected".into())),
-        }
-    }
-
     fn bytes(self) -> Read<Option<Vec<u8>>> {
         match self {
             Reply::Nil => Ok(None),
@@ -54,64 +54,52 @@ impl Reply {
             _ => Err(Refused("ERR ratelimit: an array reply was expected".into())),
         }
     }
-
-    fn number(self) -> Read<Option<f64>> {
-        Ok(self.bytes()?.and_then(|b| lua_tonumber(&b)))
-    }
 }
 
 pub struct Server<'a> {
     ctx: &'a Context,
-    read: CallOptions,
-    write: CallOptions,
 }
 
 impl<'a> Server<'a> {
     pub fn new(ctx: &'a Context) -> Self {
-        // No "E" flag (errors as replies): Redis 6 refuses flags it does not
-        // know, and an error reply comes back as one without it anyway.
-        Server { ctx, read: CallOptionsBuilder::new().build(), write: CallOptionsBuilder::new().replicate().build() }
+        Server { ctx }
     }
 
-    fn call(&self, options: &CallOptions, command: &str, args: &[&[u8]]) -> Read<Reply> {
-        Reply::from_call(self.ctx.call_ext::<_, CallResult>(command, options, args))
+    /// A read through RedisModule_Call (the fallbacks). No "E" flag (errors
+    /// as replies): Redis 6 refuses flags it does not know, and an error
+    /// reply comes back as one without it anyway.
+    fn call(&self, command: &str, args: &[&[u8]]) -> Read<Reply> {
+        let options: CallOptions = CallOptionsBuilder::new().build();
+        Reply::from_call(self.ctx.call_ext::<_, CallResult>(command, &options, args))
     }
 }
 
-/// One key, read with the commands lua/algorithms/*.lua read it with.
+/// One key, read as lua/algorithms/*.lua read it.
 struct KeyView<'s, 'a> {
     server: &'s Server<'a>,
     key: &'s [u8],
 }
 
-impl KeyView<'_, '_> {
-    fn read(&self, command: &str, rest: &[&[u8]]) -> Read<Reply> {
-        let mut args = Vec::with_capacity(rest.len() + 1);
-        args.push(self.key);
-        args.extend_from_slice(rest);
-        self.server.call(&self.server.read, command, &args)
-    }
-}
-
-/// "(edge": a score bound that excludes `edge`.
-fn above(edge: f64) -> Vec<u8> {
-    [b"(".as_slice(), &int_text(edge)].concat()
-}
-
-impl View for KeyView<'_, '_> {
-    fn get(&self) -> Read<Option<Vec<u8>>> {
-        self.read("GET", &[])?.bytes()
+impl<'a> KeyView<'_, 'a> {
+    fn open(&self) -> Key<'a> {
+        Key::open(self.server.ctx, self.key, false)
     }
 
-    fn pttl_ms(&self) -> i64 {
-        self.read("PTTL", &[]).and_then(Reply::int).unwrap_or(-2)
+    /// The key open, when it holds `kind` (`None`: missing); WRONGTYPE else.
+    fn holding(&self, kind: Kind) -> Read<Option<Key<'a>>> {
+        let key = self.open();
+        match key.kind() {
+            Kind::Missing => Ok(None),
+            k if k == kind => Ok(Some(key)),
+            _ => Err(Refused::wrong_type()),
+        }
     }
 
     /// PEXPIRETIME where the server has it (Redis >= 7, Valkey); else the
     /// server's clock plus PTTL, read between two TIMEs of the same
     /// millisecond, as lua/algorithms/fixed_window.lua does.
-    fn expiry_at_ms(&self) -> i64 {
-        if let Ok(Reply::Int(at)) = self.read("PEXPIRETIME", &[]) {
+    fn expiry_at_ms_by_commands(&self) -> i64 {
+        if let Ok(Reply::Int(at)) = self.server.call("PEXPIRETIME", &[self.key]) {
             return at;
         }
         let ms = |r: Read<Reply>| -> Option<i64> {
@@ -120,9 +108,9 @@ impl View for KeyView<'_, '_> {
             Some((it.next()?? * 1000.0 + (it.next()?? / 1000.0).floor()) as i64)
         };
         loop {
-            let before = ms(self.server.call(&self.server.read, "TIME", &[]));
+            let before = ms(self.server.call("TIME", &[]));
             let left = self.pttl_ms();
-            let after = ms(self.server.call(&self.server.read, "TIME", &[]));
+            let after = ms(self.server.call("TIME", &[]));
             if left < 0 {
                 return left;
             }
@@ -133,35 +121,175 @@ impl View for KeyView<'_, '_> {
             }
         }
     }
+}
 
-    fn hgetall(&self) -> Read<Vec<(Vec<u8>, Vec<u8>)>> {
-        let flat = self.read("HGETALL", &[])?.list()?;
-        let mut fields = Vec::with_capacity(flat.len() / 2);
-        let mut it = flat.into_iter();
-        while let (Some(f), Some(v)) = (it.next(), it.next()) {
-            fields.push((f.bytes()?.unwrap_or_default(), v.bytes()?.unwrap_or_default()));
-        }
-        Ok(fields)
+impl View for KeyView<'_, '_> {
+    fn get(&self) -> Read<Option<Vec<u8>>> {
+        Ok(self.holding(Kind::String)?.map(|k| k.bytes()))
     }
 
+    fn pttl_ms(&self) -> i64 {
+        let key = self.open();
+        if key.kind() == Kind::Missing {
+            return -2;
+        }
+        key.ttl_ms()
+    }
+
+    fn expiry_at_ms(&self) -> i64 {
+        let key = self.open();
+        if key.kind() == Kind::Missing {
+            return -2;
+        }
+        match key.expiry_at_ms() {
+            Some(at) => at,
+            None => {
+                drop(key);
+                self.expiry_at_ms_by_commands()
+            }
+        }
+    }
+
+    fn hgetall(&self) -> Read<Vec<(Vec<u8>, Vec<u8>)>> {
+        if !keys::has_scan_key() {
+            let flat = self.server.call("HGETALL", &[self.key])?.list()?;
+            let mut fields = Vec::with_capacity(flat.len() / 2);
+            let mut it = flat.into_iter();
+            while let (Some(f), Some(v)) = (it.next(), it.next()) {
+                fields.push((f.bytes()?.unwrap_or_default(), v.bytes()?.unwrap_or_default()));
+            }
+            return Ok(fields);
+        }
+        Ok(self.holding(Kind::Hash)?.map(|k| k.hash_pairs()).unwrap_or_default())
+    }
+
+    /// ZCOUNT (edge +inf, as the set's size less the members at or below
+    /// `edge`: those are the few that left the window since the last write,
+    /// where a walk above `edge` would step over every counted member.
     fn zcount_above(&self, edge: f64) -> Read<i64> {
-        self.read("ZCOUNT", &[&above(edge), b"+inf"])?.int()
+        Ok(self.holding(Kind::Zset)?.map_or(0, |k| (k.len() - k.zcount(f64::NEG_INFINITY, edge)) as i64))
     }
 
     fn zmax_score(&self) -> Read<Option<f64>> {
-        let last = self.read("ZRANGE", &[b"-1", b"-1", b"WITHSCORES"])?.list()?;
-        last.into_iter().nth(1).map_or(Ok(None), Reply::number)
+        Ok(self.holding(Kind::Zset)?.and_then(|k| k.zmax_score()))
     }
 
     fn znth_score_above(&self, edge: f64, offset: i64) -> Read<Option<f64>> {
-        let offset = offset.to_string();
-        let nth = self.read("ZRANGEBYSCORE", &[&above(edge), b"+inf", b"WITHSCORES", b"LIMIT", offset.as_bytes(), b"1"])?.list()?;
-        nth.into_iter().nth(1).map_or(Ok(None), Reply::number)
+        Ok(self.holding(Kind::Zset)?.and_then(|k| k.znth_score_above(edge, offset.max(0) as usize)))
     }
 
     fn zscore(&self, member: &[u8]) -> Read<Option<f64>> {
-        self.read("ZSCORE", &[member])?.number()
+        Ok(self.holding(Kind::Zset)?.and_then(|k| k.zscore(member)))
     }
+}
+
+/// The keyspace events the commands would fire.
+const SET: &CStr = c"set";
+const EXPIRE: &CStr = c"expire";
+const INCRBY: &CStr = c"incrby";
+const HINCRBY: &CStr = c"hincrby";
+const HDEL: &CStr = c"hdel";
+const ZADD: &CStr = c"zadd";
+const ZINCR: &CStr = c"zincr";
+const ZREMRANGEBYSCORE: &CStr = c"zremrangebyscore";
+
+impl Server<'_> {
+    /// Sets or moves the key's expiry and replicates it as an instant
+    /// (PEXPIREAT) where the server can tell the instant, else as given.
+    fn expire(&self, key: &Key, ms: i64) -> Result<(), Refused> {
+        if ms <= 0 {
+            return Err(Refused("ERR ratelimit: an expiry must be in the future".into()));
+        }
+        key.set_ttl_ms(ms);
+        key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
+        match key.expiry_at_ms().filter(|at| *at >= 0) {
+            Some(at) => self.ctx.replicate("PEXPIREAT", &[key_name(key), at.to_string().as_bytes()][..]),
+            None => self.ctx.replicate("PEXPIRE", &[key_name(key), ms.to_string().as_bytes()][..]),
+        }
+        Ok(())
+    }
+
+    fn apply_one(&self, key: &Key, name: &[u8], effect: &Effect) -> Result<(), Refused> {
+        let fail = || Refused("ERR ratelimit: the server refused a write".into());
+        match effect {
+            Effect::SetPx(value, ms) => {
+                key.set_string(value).then_some(()).ok_or_else(fail)?;
+                key.notify(REDISMODULE_NOTIFY_STRING, SET);
+                key.set_ttl_ms(*ms);
+                key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
+                match key.expiry_at_ms().filter(|at| *at >= 0) {
+                    Some(at) => self.ctx.replicate("SET", &[name, value, b"PXAT", at.to_string().as_bytes()][..]),
+                    None => self.ctx.replicate("SET", &[name, value, b"PX", ms.to_string().as_bytes()][..]),
+                }
+            }
+            Effect::Set(value) => {
+                key.set_string(value).then_some(()).ok_or_else(fail)?;
+                key.notify(REDISMODULE_NOTIFY_STRING, SET);
+                self.ctx.replicate("SET", &[name, value.as_slice()][..]);
+            }
+            Effect::IncrBy(n) => {
+                let now = if key.kind() == Kind::Missing { Some(0) } else { redis_int(&key.bytes()) };
+                let sum = now.and_then(|v| v.checked_add(*n)).ok_or_else(Refused::not_an_integer)?;
+                let text = sum.to_string();
+                let written = if key.kind() == Kind::Missing { key.set_string(text.as_bytes()) } else { key.overwrite_string(text.as_bytes()) };
+                written.then_some(()).ok_or_else(fail)?;
+                key.notify(REDISMODULE_NOTIFY_STRING, INCRBY);
+                self.ctx.replicate("INCRBY", &[name, n.to_string().as_bytes()][..]);
+            }
+            Effect::PExpire(ms) => self.expire(key, *ms)?,
+            Effect::PExpireAt(at) => {
+                key.set_expiry_at_ms(*at);
+                key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
+                self.ctx.replicate("PEXPIREAT", &[name, at.to_string().as_bytes()][..]);
+            }
+            Effect::HIncrBy(field, n) => {
+                let now = match key.hash_get(field) {
+                    None => Some(0),
+                    Some(v) => redis_int(&v),
+                };
+                let sum = now.and_then(|v| v.checked_add(*n)).ok_or_else(Refused::hash_not_an_integer)?;
+                key.hash_set(field, sum.to_string().as_bytes());
+                key.notify(REDISMODULE_NOTIFY_HASH, HINCRBY);
+                self.ctx.replicate("HINCRBY", &[name, field, n.to_string().as_bytes()][..]);
+            }
+            Effect::HDel(fields) => {
+                if key.hash_delete(fields) {
+                    key.notify(REDISMODULE_NOTIFY_HASH, HDEL);
+                    let args: Vec<&[u8]> = std::iter::once(name).chain(fields.iter().map(Vec::as_slice)).collect();
+                    self.ctx.replicate("HDEL", &args[..]);
+                }
+            }
+            Effect::ZAdd(members) => {
+                let scores: Vec<Vec<u8>> = members.iter().map(|(score, _)| int_text(*score)).collect();
+                let mut args = vec![name];
+                for ((score, member), text) in members.iter().zip(&scores) {
+                    key.zadd(*score, member).then_some(()).ok_or_else(fail)?;
+                    args.push(text);
+                    args.push(member);
+                }
+                key.notify(REDISMODULE_NOTIFY_ZSET, ZADD);
+                self.ctx.replicate("ZADD", &args[..]);
+            }
+            Effect::ZIncrBy(by, member) => {
+                key.zincrby(*by, member).then_some(()).ok_or_else(fail)?;
+                key.notify(REDISMODULE_NOTIFY_ZSET, ZINCR);
+                self.ctx.replicate("ZINCRBY", &[name, &int_text(*by), member][..]);
+            }
+            Effect::ZRemRangeByScore(min, max) => {
+                let gone = key.zmembers(*min, *max);
+                if !gone.is_empty() {
+                    gone.iter().for_each(|m| key.zrem(m));
+                    key.notify(REDISMODULE_NOTIFY_ZSET, ZREMRANGEBYSCORE);
+                    self.ctx.replicate("ZREMRANGEBYSCORE", &[name, &int_text(*min), &int_text(*max)][..]);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn key_name<'k>(key: &'k Key) -> &'k [u8] {
+    key.name().as_slice()
 }
 
 impl Keyspace for Server<'_> {
@@ -169,53 +297,12 @@ impl Keyspace for Server<'_> {
         Box::new(KeyView { server: self, key })
     }
 
-    fn apply(&mut self, key: &[u8], effects: &[Effect]) -> Result<(), Refused> {
-        for effect in effects {
-            let ints: Vec<Vec<u8>>;
-            let (command, args): (&str, Vec<&[u8]>) = match effect {
-                Effect::SetPx(v, ms) => {
-                    ints = vec![ms.to_string().into_bytes()];
-                    ("SET", vec![key, v, b"PX", &ints[0]])
-                }
-                Effect::Set(v) => ("SET", vec![key, v]),
-                Effect::IncrBy(n) => {
-                    ints = vec![n.to_string().into_bytes()];
-                    ("INCRBY", vec![key, &ints[0]])
-                }
-                Effect::PExpire(ms) => {
-                    ints = vec![ms.to_string().into_bytes()];
-                    ("PEXPIRE", vec![key, &ints[0]])
-                }
-                Effect::PExpireAt(at) => {
-                    ints = vec![at.to_string().into_bytes()];
-                    ("PEXPIREAT", vec![key, &ints[0]])
-                }
-                Effect::HIncrBy(field, n) => {
-                    ints = vec![n.to_string().into_bytes()];
-                    ("HINCRBY", vec![key, field, &ints[0]])
-                }
-                Effect::HDel(fields) => ("HDEL", std::iter::once(key).chain(fields.iter().map(Vec::as_slice)).collect()),
-                Effect::ZAdd(members) => {
-                    ints = members.iter().map(|(score, _)| int_text(*score)).collect();
-                    let mut args = vec![key];
-                    for ((_, member), score) in members.iter().zip(&ints) {
-                        args.push(score);
-                        args.push(member);
-                    }
-                    ("ZADD", args)
-                }
-                Effect::ZIncrBy(by, member) => {
-                    ints = vec![int_text(*by)];
-                    ("ZINCRBY", vec![key, &ints[0], member])
-                }
-                Effect::ZRemRangeByScore(min, max) => {
-                    ints = vec![int_text(*min), int_text(*max)];
-                    ("ZREMRANGEBYSCORE", vec![key, &ints[0], &ints[1]])
-                }
-            };
-            self.call(&self.write, command, &args)?;
+    fn apply(&mut self, name: &[u8], effects: &[Effect]) -> Result<(), Refused> {
+        if effects.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let key = Key::open(self.ctx, name, true);
+        effects.iter().try_for_each(|effect| self.apply_one(&key, name, effect))
     }
 
     /// The server's own wall clock: this code runs in its process, and TIME reads the same.

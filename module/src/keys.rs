@@ -1,0 +1,311 @@
+//! One key through the module key API (RedisModule_OpenKey and the string,
+//! hash and sorted-set calls on it). This is the fast path: a command run by
+//! RedisModule_Call costs the server a fake client, an argv of new strings,
+//! a command lookup and a reply object (about 1–2 µs each); the key API reads
+//! and writes the value where it lives. Every function here is one server
+//! call and its error; what a decision reads and writes, and how a write is
+//! replicated, is `server.rs`'s.
+
+use std::os::raw::{c_int, c_void};
+use std::ptr;
+
+use redis_module::raw;
+use redis_module::{Context, RedisString};
+
+/// The type of the value a key holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Missing,
+    String,
+    Hash,
+    Zset,
+    Other,
+}
+
+/// A function of the module API, inside an `unsafe` block: Redis fills the
+/// table at load time, and every function used here exists since Redis 6.0
+/// except those read through `optional`.
+macro_rules! api {
+    ($name:ident) => {
+        raw::$name.expect(concat!(stringify!($name), " is missing from this server"))
+    };
+}
+
+/// A function Redis 6.0 lacks: `None` there (the caller takes another way).
+macro_rules! optional {
+    ($name:ident) => {
+        unsafe { raw::$name }
+    };
+}
+
+pub fn has_scan_key() -> bool {
+    optional!(RedisModule_ScanKey).is_some()
+}
+
+/// An open key, closed on drop (which also deletes a hash or sorted set that
+/// a write left empty, as the commands do).
+pub struct Key<'c> {
+    ctx: &'c Context,
+    name: RedisString,
+    ptr: *mut raw::RedisModuleKey,
+}
+
+impl<'c> Key<'c> {
+    pub fn open(ctx: &'c Context, name: &[u8], write: bool) -> Self {
+        let name = RedisString::create_from_slice(ctx.get_raw(), name);
+        let mode = if write { raw::REDISMODULE_READ | raw::REDISMODULE_WRITE } else { raw::REDISMODULE_READ };
+        let ptr = unsafe { api!(RedisModule_OpenKey)(ctx.get_raw(), name.inner, mode as c_int) };
+        Key { ctx, name, ptr }
+    }
+
+    pub fn name(&self) -> &RedisString {
+        &self.name
+    }
+
+    pub fn kind(&self) -> Kind {
+        if self.ptr.is_null() {
+            return Kind::Missing;
+        }
+        match unsafe { api!(RedisModule_KeyType)(self.ptr) } as isize {
+            raw::REDISMODULE_KEYTYPE_EMPTY => Kind::Missing,
+            raw::REDISMODULE_KEYTYPE_STRING => Kind::String,
+            raw::REDISMODULE_KEYTYPE_HASH => Kind::Hash,
+            raw::REDISMODULE_KEYTYPE_ZSET => Kind::Zset,
+            _ => Kind::Other,
+        }
+    }
+
+    fn string(&self, s: &[u8]) -> RedisString {
+        RedisString::create_from_slice(self.ctx.get_raw(), s)
+    }
+
+    // ---- strings ----
+
+    /// The string's bytes (the key must hold a string).
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut len = 0usize;
+        let p = unsafe { api!(RedisModule_StringDMA)(self.ptr, &mut len, raw::REDISMODULE_READ as c_int) };
+        if p.is_null() || len == 0 {
+            return Vec::new();
+        }
+        unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }.to_vec()
+    }
+
+    /// Replaces the value with a string, dropping any expiry (as SET does).
+    pub fn set_string(&self, value: &[u8]) -> bool {
+        let s = self.string(value);
+        unsafe { api!(RedisModule_StringSet)(self.ptr, s.inner) == raw::REDISMODULE_OK as c_int }
+    }
+
+    /// Rewrites the string in place, keeping its expiry (as INCRBY does).
+    pub fn overwrite_string(&self, value: &[u8]) -> bool {
+        unsafe {
+            if api!(RedisModule_StringTruncate)(self.ptr, value.len()) != raw::REDISMODULE_OK as c_int {
+                return false;
+            }
+            let mut len = 0usize;
+            let p = api!(RedisModule_StringDMA)(self.ptr, &mut len, raw::REDISMODULE_WRITE as c_int);
+            if p.is_null() || len != value.len() {
+                return false;
+            }
+            ptr::copy_nonoverlapping(value.as_ptr(), p.cast::<u8>(), len);
+        }
+        true
+    }
+
+    // ---- expiries ----
+
+    /// ms left, -1 without an expiry (the key must exist).
+    pub fn ttl_ms(&self) -> i64 {
+        unsafe { api!(RedisModule_GetExpire)(self.ptr) }
+    }
+
+    pub fn set_ttl_ms(&self, ms: i64) -> bool {
+        unsafe { api!(RedisModule_SetExpire)(self.ptr, ms) == raw::REDISMODULE_OK as c_int }
+    }
+
+    /// The expiry as an instant in ms, -1 without one (`has_abs_expire`).
+    pub fn expiry_at_ms(&self) -> Option<i64> {
+        optional!(RedisModule_GetAbsExpire).map(|f| unsafe { f(self.ptr) })
+    }
+
+    pub fn set_expiry_at_ms(&self, at: i64) -> bool {
+        match optional!(RedisModule_SetAbsExpire) {
+            Some(f) => unsafe { f(self.ptr, at) == raw::REDISMODULE_OK as c_int },
+            None => self.set_ttl_ms((at - unsafe { api!(RedisModule_Milliseconds)() }).max(0)),
+        }
+    }
+
+    // ---- hashes ----
+
+    /// Every field and value (`has_scan_key`).
+    pub fn hash_pairs(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        unsafe extern "C" fn each(_key: *mut raw::RedisModuleKey, field: *mut raw::RedisModuleString, value: *mut raw::RedisModuleString, out: *mut c_void) {
+            let out = unsafe { &mut *out.cast::<Vec<(Vec<u8>, Vec<u8>)>>() };
+            out.push((unsafe { text(field) }, unsafe { text(value) }));
+        }
+        let mut pairs = Vec::new();
+        unsafe {
+            let cursor = api!(RedisModule_ScanCursorCreate)();
+            while api!(RedisModule_ScanKey)(self.ptr, cursor, Some(each), (&mut pairs as *mut Vec<_>).cast()) != 0 {}
+            api!(RedisModule_ScanCursorDestroy)(cursor);
+        }
+        pairs
+    }
+
+    pub fn hash_get(&self, field: &[u8]) -> Option<Vec<u8>> {
+        let f = self.string(field);
+        let mut value: *mut raw::RedisModuleString = ptr::null_mut();
+        unsafe {
+            api!(RedisModule_HashGet)(self.ptr, raw::REDISMODULE_HASH_NONE as c_int, f.inner, &mut value as *mut _, ptr::null_mut::<c_void>());
+            if value.is_null() {
+                return None;
+            }
+            let bytes = text(value);
+            api!(RedisModule_FreeString)(self.ctx.get_raw(), value);
+            Some(bytes)
+        }
+    }
+
+    pub fn hash_set(&self, field: &[u8], value: &[u8]) {
+        let (f, v) = (self.string(field), self.string(value));
+        unsafe { api!(RedisModule_HashSet)(self.ptr, raw::REDISMODULE_HASH_NONE as c_int, f.inner, v.inner, ptr::null_mut::<c_void>()) };
+    }
+
+    /// Deletes fields; true when any existed.
+    pub fn hash_delete(&self, fields: &[Vec<u8>]) -> bool {
+        // REDISMODULE_HASH_DELETE: the value that tells HashSet to delete.
+        let delete = 1usize as *mut raw::RedisModuleString;
+        fields.iter().fold(false, |any, field| {
+            let f = self.string(field);
+            let n = unsafe { api!(RedisModule_HashSet)(self.ptr, raw::REDISMODULE_HASH_NONE as c_int, f.inner, delete, ptr::null_mut::<c_void>()) };
+            any | (n > 0)
+        })
+    }
+
+    // ---- sorted sets ----
+
+    pub fn len(&self) -> usize {
+        unsafe { api!(RedisModule_ValueLength)(self.ptr) }
+    }
+
+    /// Walks the members scored in [min, max] (`min` itself excluded when
+    /// `min_excluded`), from the lowest or, `from_top`, the highest, while
+    /// `visit` returns true.
+    fn walk(&self, min: f64, max: f64, min_excluded: bool, from_top: bool, mut visit: impl FnMut(&Self) -> bool) {
+        unsafe {
+            let start = if from_top { api!(RedisModule_ZsetLastInScoreRange) } else { api!(RedisModule_ZsetFirstInScoreRange) };
+            if start(self.ptr, min, max, min_excluded as c_int, 0) != raw::REDISMODULE_OK as c_int {
+                return;
+            }
+            let step = if from_top { api!(RedisModule_ZsetRangePrev) } else { api!(RedisModule_ZsetRangeNext) };
+            while api!(RedisModule_ZsetRangeEndReached)(self.ptr) == 0 {
+                if !visit(self) || step(self.ptr) == 0 {
+                    break;
+                }
+            }
+            api!(RedisModule_ZsetRangeStop)(self.ptr);
+        }
+    }
+
+    /// The member and score at the walk's position.
+    fn current(&self) -> (Vec<u8>, f64) {
+        let mut score = 0.0;
+        unsafe {
+            let member = api!(RedisModule_ZsetRangeCurrentElement)(self.ptr, &mut score);
+            let bytes = text(member);
+            api!(RedisModule_FreeString)(self.ctx.get_raw(), member);
+            (bytes, score)
+        }
+    }
+
+    /// How many members score in [min, max].
+    pub fn zcount(&self, min: f64, max: f64) -> usize {
+        let mut n = 0;
+        self.walk(min, max, false, false, |_| {
+            n += 1;
+            true
+        });
+        n
+    }
+
+    /// The score of the highest member.
+    pub fn zmax_score(&self) -> Option<f64> {
+        let mut found = None;
+        self.walk(f64::NEG_INFINITY, f64::INFINITY, false, true, |k| {
+            found = Some(k.current().1);
+            false
+        });
+        found
+    }
+
+    /// The score of the `offset`-th member (from 0) scored above `edge`.
+    pub fn znth_score_above(&self, edge: f64, offset: usize) -> Option<f64> {
+        let (mut found, mut skip) = (None, offset);
+        self.walk(edge, f64::INFINITY, true, false, |k| {
+            if skip > 0 {
+                skip -= 1;
+                return true;
+            }
+            found = Some(k.current().1);
+            false
+        });
+        found
+    }
+
+    /// The members scored in [min, max].
+    pub fn zmembers(&self, min: f64, max: f64) -> Vec<Vec<u8>> {
+        let mut members = Vec::new();
+        self.walk(min, max, false, false, |k| {
+            members.push(k.current().0);
+            true
+        });
+        members
+    }
+
+    pub fn zscore(&self, member: &[u8]) -> Option<f64> {
+        let m = self.string(member);
+        let mut score = 0.0;
+        (unsafe { api!(RedisModule_ZsetScore)(self.ptr, m.inner, &mut score) } == raw::REDISMODULE_OK as c_int).then_some(score)
+    }
+
+    pub fn zadd(&self, score: f64, member: &[u8]) -> bool {
+        let m = self.string(member);
+        unsafe { api!(RedisModule_ZsetAdd)(self.ptr, score, m.inner, ptr::null_mut()) == raw::REDISMODULE_OK as c_int }
+    }
+
+    pub fn zincrby(&self, by: f64, member: &[u8]) -> bool {
+        let m = self.string(member);
+        let mut new = 0.0;
+        unsafe { api!(RedisModule_ZsetIncrby)(self.ptr, by, m.inner, ptr::null_mut(), &mut new) == raw::REDISMODULE_OK as c_int }
+    }
+
+    pub fn zrem(&self, member: &[u8]) {
+        let m = self.string(member);
+        let mut deleted = 0;
+        unsafe { api!(RedisModule_ZsetRem)(self.ptr, m.inner, &mut deleted) };
+    }
+
+    /// Tells keyspace-event subscribers what a command would have told them.
+    pub fn notify(&self, class: c_int, event: &'static std::ffi::CStr) {
+        unsafe { api!(RedisModule_NotifyKeyspaceEvent)(self.ctx.get_raw(), class, event.as_ptr(), self.name.inner) };
+    }
+}
+
+impl Drop for Key<'_> {
+    fn drop(&mut self) {
+        if !self.ptr.is_null() {
+            unsafe { api!(RedisModule_CloseKey)(self.ptr) };
+        }
+    }
+}
+
+/// The bytes of a server string.
+unsafe fn text(s: *const raw::RedisModuleString) -> Vec<u8> {
+    let mut len = 0usize;
+    let p = unsafe { api!(RedisModule_StringPtrLen)(s, &mut len) };
+    if p.is_null() {
+        return Vec::new();
+    }
+    unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }.to_vec()
+}
