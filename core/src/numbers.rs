@@ -8,6 +8,11 @@
 /// `None` where Lua answers nil. Text with a NUL byte is refused (Lua would
 /// read up to it; the library never writes one).
 pub fn lua_tonumber(s: &[u8]) -> Option<f64> {
+    // The common case, plain digits (every argument and counter the
+    // library writes): exact below 2^53, read without the float parser.
+    if !s.is_empty() && s.len() <= 15 && s.iter().all(u8::is_ascii_digit) {
+        return Some(s.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64);
+    }
     let text = std::str::from_utf8(s).ok()?;
     let t = text.trim_matches(|c: char| matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r'));
     if t.is_empty() || t.contains('\0') {

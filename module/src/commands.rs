@@ -33,7 +33,8 @@ struct Call<'a> {
 /// Runs a command's body; a panic becomes an error reply, where unwinding
 /// out of the command would abort the whole server.
 fn guarded(body: impl FnOnce() -> RedisResult) -> RedisResult {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)).unwrap_or_else(|_| Err(bad("an internal error refused this call (a panic in the module)")))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(body))
+        .unwrap_or_else(|_| Err(bad("an internal error refused this call (a panic in the module)")))
 }
 
 fn refused(e: Refused) -> RedisError {
@@ -84,7 +85,7 @@ fn one_limiter(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
     let (algo, rest) = algorithm(&call.rest)?;
     let (cost, now) = cost_and_clock(rest)?;
-    let mut server = Server::new(ctx);
+    let mut server = Server::new(ctx, !peek);
     if call.keys.len() != 1 {
         return Err(bad("take and peek decide one key"));
     }
@@ -110,7 +111,7 @@ fn take_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
     let (algo, rest) = algorithm(&call.rest)?;
     let (cost, now) = cost_and_clock(rest)?;
-    let answers = entries::take_many(&mut Server::new(ctx), &call.keys, &algo, cost, now);
+    let answers = entries::take_many(&mut Server::new(ctx, true), &call.keys, &algo, cost, now);
     Ok(RedisValue::StringBuffer(batch_reply(&answers)))
 }
 
@@ -124,7 +125,7 @@ fn hit_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
         [w] => lua_tonumber(w).filter(|w| *w >= 1.0 && *w == w.floor()).ok_or_else(|| bad("the window must be a whole number of ms >= 1"))?,
         _ => return Err(RedisError::WrongArity),
     };
-    let hits = entries::hit_many(&mut Server::new(ctx), &call.keys, window as i64);
+    let hits = entries::hit_many(&mut Server::new(ctx, true), &call.keys, window as i64);
     Ok(RedisValue::StringBuffer(hits_reply(&hits)))
 }
 
@@ -138,7 +139,7 @@ fn compound(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
         rest = after;
     }
     let (cost, now) = cost_and_clock(rest)?;
-    let answer = entries::compound(&mut Server::new(ctx), &members, cost, now, peek).map_err(refused)?;
+    let answer = entries::compound(&mut Server::new(ctx, !peek), &members, cost, now, peek).map_err(refused)?;
     let mut out = Vec::with_capacity(40);
     answer.write_to(&mut out);
     Ok(RedisValue::StringBuffer(out))

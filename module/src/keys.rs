@@ -6,6 +6,7 @@
 //! call and its error; what a decision reads and writes, and how a write is
 //! replicated, is `server.rs`'s.
 
+use std::ffi::CStr;
 use std::os::raw::{c_int, c_void};
 use std::ptr;
 
@@ -48,6 +49,7 @@ pub struct Key<'c> {
     ctx: &'c Context,
     name: RedisString,
     ptr: *mut raw::RedisModuleKey,
+    writable: bool,
 }
 
 impl<'c> Key<'c> {
@@ -55,7 +57,11 @@ impl<'c> Key<'c> {
         let name = RedisString::create_from_slice(ctx.get_raw(), name);
         let mode = if write { raw::REDISMODULE_READ | raw::REDISMODULE_WRITE } else { raw::REDISMODULE_READ };
         let ptr = unsafe { api!(RedisModule_OpenKey)(ctx.get_raw(), name.inner, mode as c_int) };
-        Key { ctx, name, ptr }
+        Key { ctx, name, ptr, writable: write }
+    }
+
+    pub fn writable(&self) -> bool {
+        self.writable
     }
 
     pub fn name(&self) -> &RedisString {
@@ -140,7 +146,12 @@ impl<'c> Key<'c> {
 
     /// Every field and value (`has_scan_key`).
     pub fn hash_pairs(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
-        unsafe extern "C" fn each(_key: *mut raw::RedisModuleKey, field: *mut raw::RedisModuleString, value: *mut raw::RedisModuleString, out: *mut c_void) {
+        unsafe extern "C" fn each(
+            _key: *mut raw::RedisModuleKey,
+            field: *mut raw::RedisModuleString,
+            value: *mut raw::RedisModuleString,
+            out: *mut c_void,
+        ) {
             let out = unsafe { &mut *out.cast::<Vec<(Vec<u8>, Vec<u8>)>>() };
             out.push((unsafe { text(field) }, unsafe { text(value) }));
         }
@@ -286,6 +297,23 @@ impl<'c> Key<'c> {
         unsafe { api!(RedisModule_ZsetRem)(self.ptr, m.inner, &mut deleted) };
     }
 
+    /// Sends `command key args…` to replicas and the AOF
+    /// (RedisModule_Replicate), the key as the string already held, the rest
+    /// copied.
+    pub fn replicate(&self, command: &CStr, args: &[&[u8]]) {
+        let mut argv: Vec<*mut raw::RedisModuleString> = Vec::with_capacity(args.len() + 1);
+        argv.push(self.name.inner);
+        unsafe {
+            for a in args {
+                argv.push(api!(RedisModule_CreateString)(ptr::null_mut(), a.as_ptr().cast(), a.len()));
+            }
+            api!(RedisModule_Replicate)(self.ctx.get_raw(), command.as_ptr(), c"v".as_ptr(), argv.as_mut_ptr(), argv.len());
+            for &a in &argv[1..] {
+                api!(RedisModule_FreeString)(ptr::null_mut(), a);
+            }
+        }
+    }
+
     /// Tells keyspace-event subscribers what a command would have told them.
     pub fn notify(&self, class: c_int, event: &'static std::ffi::CStr) {
         unsafe { api!(RedisModule_NotifyKeyspaceEvent)(self.ctx.get_raw(), class, event.as_ptr(), self.name.inner) };
@@ -308,4 +336,25 @@ unsafe fn text(s: *const raw::RedisModuleString) -> Vec<u8> {
         return Vec::new();
     }
     unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }.to_vec()
+}
+
+/// An integer's decimal text, formatted without allocating.
+pub struct Decimal {
+    buf: [u8; 20],
+    len: usize,
+}
+
+impl Decimal {
+    pub fn new(n: i64) -> Self {
+        use std::io::Write;
+        let mut buf = [0u8; 20];
+        let mut cursor = std::io::Cursor::new(&mut buf[..]);
+        write!(cursor, "{n}").expect("20 bytes hold any i64");
+        let len = cursor.position() as usize;
+        Decimal { buf, len }
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
 }

@@ -8,6 +8,7 @@
 //! Valkey): replicas and the AOF get effects, never the module command
 //! itself, which a replica or an AOF replay would run on another clock.
 
+use std::cell::RefCell;
 use std::ffi::CStr;
 
 use ratelimit_core::entries::Keyspace;
@@ -17,7 +18,7 @@ use ratelimit_core::Effect;
 use redis_module::raw::{REDISMODULE_NOTIFY_GENERIC, REDISMODULE_NOTIFY_HASH, REDISMODULE_NOTIFY_STRING, REDISMODULE_NOTIFY_ZSET};
 use redis_module::{CallOptions, CallOptionsBuilder, CallReply, CallResult, Context};
 
-use crate::keys::{self, Key, Kind};
+use crate::keys::{self, Decimal, Key, Kind};
 
 /// One command's reply as the core reads it (the RedisModule_Call fallbacks).
 enum Reply {
@@ -58,11 +59,29 @@ impl Reply {
 
 pub struct Server<'a> {
     ctx: &'a Context,
+    /// Whether the command writes: its keys are opened for writing from the
+    /// first read, so a decision opens each key once.
+    writes: bool,
+    /// The key opened last, kept open while the decision reads and writes it.
+    open: RefCell<Option<Key<'a>>>,
 }
 
 impl<'a> Server<'a> {
-    pub fn new(ctx: &'a Context) -> Self {
-        Server { ctx }
+    pub fn new(ctx: &'a Context, writes: bool) -> Self {
+        Server { ctx, writes, open: RefCell::new(None) }
+    }
+
+    /// Runs `f` on the key `name`, opened once for the decision (again only
+    /// when another key was opened in between, or a write needs a key that
+    /// was opened for reading).
+    fn with_key<T>(&self, name: &[u8], write: bool, f: impl FnOnce(&Key<'a>) -> T) -> T {
+        let mut open = self.open.borrow_mut();
+        let reuse = matches!(&*open, Some(k) if k.name().as_slice() == name && (k.writable() || !write));
+        if !reuse {
+            *open = None; // closed before the next is opened
+            *open = Some(Key::open(self.ctx, name, write || self.writes));
+        }
+        f(open.as_ref().expect("just opened"))
     }
 
     /// A read through RedisModule_Call (the fallbacks). No "E" flag (errors
@@ -81,18 +100,14 @@ struct KeyView<'s, 'a> {
 }
 
 impl<'a> KeyView<'_, 'a> {
-    fn open(&self) -> Key<'a> {
-        Key::open(self.server.ctx, self.key, false)
-    }
-
-    /// The key open, when it holds `kind` (`None`: missing); WRONGTYPE else.
-    fn holding(&self, kind: Kind) -> Read<Option<Key<'a>>> {
-        let key = self.open();
-        match key.kind() {
-            Kind::Missing => Ok(None),
-            k if k == kind => Ok(Some(key)),
+    /// `f` of the key when it holds `kind`, `missing` when it does not
+    /// exist; WRONGTYPE when it holds another type.
+    fn read<T>(&self, kind: Kind, missing: T, f: impl FnOnce(&Key<'a>) -> T) -> Read<T> {
+        self.server.with_key(self.key, false, |key| match key.kind() {
+            Kind::Missing => Ok(missing),
+            k if k == kind => Ok(f(key)),
             _ => Err(Refused::wrong_type()),
-        }
+        })
     }
 
     /// PEXPIRETIME where the server has it (Redis >= 7, Valkey); else the
@@ -125,29 +140,16 @@ impl<'a> KeyView<'_, 'a> {
 
 impl View for KeyView<'_, '_> {
     fn get(&self) -> Read<Option<Vec<u8>>> {
-        Ok(self.holding(Kind::String)?.map(|k| k.bytes()))
+        self.read(Kind::String, None, |k| Some(k.bytes()))
     }
 
     fn pttl_ms(&self) -> i64 {
-        let key = self.open();
-        if key.kind() == Kind::Missing {
-            return -2;
-        }
-        key.ttl_ms()
+        self.server.with_key(self.key, false, |k| if k.kind() == Kind::Missing { -2 } else { k.ttl_ms() })
     }
 
     fn expiry_at_ms(&self) -> i64 {
-        let key = self.open();
-        if key.kind() == Kind::Missing {
-            return -2;
-        }
-        match key.expiry_at_ms() {
-            Some(at) => at,
-            None => {
-                drop(key);
-                self.expiry_at_ms_by_commands()
-            }
-        }
+        let at = self.server.with_key(self.key, false, |k| if k.kind() == Kind::Missing { Some(-2) } else { k.expiry_at_ms() });
+        at.unwrap_or_else(|| self.expiry_at_ms_by_commands())
     }
 
     fn hgetall(&self) -> Read<Vec<(Vec<u8>, Vec<u8>)>> {
@@ -160,26 +162,26 @@ impl View for KeyView<'_, '_> {
             }
             return Ok(fields);
         }
-        Ok(self.holding(Kind::Hash)?.map(|k| k.hash_pairs()).unwrap_or_default())
+        self.read(Kind::Hash, Vec::new(), Key::hash_pairs)
     }
 
     /// ZCOUNT (edge +inf, as the set's size less the members at or below
     /// `edge`: those are the few that left the window since the last write,
     /// where a walk above `edge` would step over every counted member.
     fn zcount_above(&self, edge: f64) -> Read<i64> {
-        Ok(self.holding(Kind::Zset)?.map_or(0, |k| (k.len() - k.zcount(f64::NEG_INFINITY, edge)) as i64))
+        self.read(Kind::Zset, 0, |k| (k.len() - k.zcount(f64::NEG_INFINITY, edge)) as i64)
     }
 
     fn zmax_score(&self) -> Read<Option<f64>> {
-        Ok(self.holding(Kind::Zset)?.and_then(|k| k.zmax_score()))
+        self.read(Kind::Zset, None, Key::zmax_score)
     }
 
     fn znth_score_above(&self, edge: f64, offset: i64) -> Read<Option<f64>> {
-        Ok(self.holding(Kind::Zset)?.and_then(|k| k.znth_score_above(edge, offset.max(0) as usize)))
+        self.read(Kind::Zset, None, |k| k.znth_score_above(edge, offset.max(0) as usize))
     }
 
     fn zscore(&self, member: &[u8]) -> Read<Option<f64>> {
-        Ok(self.holding(Kind::Zset)?.and_then(|k| k.zscore(member)))
+        self.read(Kind::Zset, None, |k| k.zscore(member))
     }
 }
 
@@ -203,13 +205,13 @@ impl Server<'_> {
         key.set_ttl_ms(ms);
         key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
         match key.expiry_at_ms().filter(|at| *at >= 0) {
-            Some(at) => self.ctx.replicate("PEXPIREAT", &[key_name(key), at.to_string().as_bytes()][..]),
-            None => self.ctx.replicate("PEXPIRE", &[key_name(key), ms.to_string().as_bytes()][..]),
+            Some(at) => key.replicate(c"PEXPIREAT", &[Decimal::new(at).as_bytes()]),
+            None => key.replicate(c"PEXPIRE", &[Decimal::new(ms).as_bytes()]),
         }
         Ok(())
     }
 
-    fn apply_one(&self, key: &Key, name: &[u8], effect: &Effect) -> Result<(), Refused> {
+    fn apply_one(&self, key: &Key, effect: &Effect) -> Result<(), Refused> {
         let fail = || Refused("ERR ratelimit: the server refused a write".into());
         match effect {
             Effect::SetPx(value, ms) => {
@@ -218,14 +220,14 @@ impl Server<'_> {
                 key.set_ttl_ms(*ms);
                 key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
                 match key.expiry_at_ms().filter(|at| *at >= 0) {
-                    Some(at) => self.ctx.replicate("SET", &[name, value, b"PXAT", at.to_string().as_bytes()][..]),
-                    None => self.ctx.replicate("SET", &[name, value, b"PX", ms.to_string().as_bytes()][..]),
+                    Some(at) => key.replicate(c"SET", &[value, b"PXAT", Decimal::new(at).as_bytes()]),
+                    None => key.replicate(c"SET", &[value, b"PX", Decimal::new(*ms).as_bytes()]),
                 }
             }
             Effect::Set(value) => {
                 key.set_string(value).then_some(()).ok_or_else(fail)?;
                 key.notify(REDISMODULE_NOTIFY_STRING, SET);
-                self.ctx.replicate("SET", &[name, value.as_slice()][..]);
+                key.replicate(c"SET", &[value]);
             }
             Effect::IncrBy(n) => {
                 let now = if key.kind() == Kind::Missing { Some(0) } else { redis_int(&key.bytes()) };
@@ -234,13 +236,13 @@ impl Server<'_> {
                 let written = if key.kind() == Kind::Missing { key.set_string(text.as_bytes()) } else { key.overwrite_string(text.as_bytes()) };
                 written.then_some(()).ok_or_else(fail)?;
                 key.notify(REDISMODULE_NOTIFY_STRING, INCRBY);
-                self.ctx.replicate("INCRBY", &[name, n.to_string().as_bytes()][..]);
+                key.replicate(c"INCRBY", &[Decimal::new(*n).as_bytes()]);
             }
             Effect::PExpire(ms) => self.expire(key, *ms)?,
             Effect::PExpireAt(at) => {
                 key.set_expiry_at_ms(*at);
                 key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
-                self.ctx.replicate("PEXPIREAT", &[name, at.to_string().as_bytes()][..]);
+                key.replicate(c"PEXPIREAT", &[Decimal::new(*at).as_bytes()]);
             }
             Effect::HIncrBy(field, n) => {
                 let now = match key.hash_get(field) {
@@ -250,46 +252,42 @@ impl Server<'_> {
                 let sum = now.and_then(|v| v.checked_add(*n)).ok_or_else(Refused::hash_not_an_integer)?;
                 key.hash_set(field, sum.to_string().as_bytes());
                 key.notify(REDISMODULE_NOTIFY_HASH, HINCRBY);
-                self.ctx.replicate("HINCRBY", &[name, field, n.to_string().as_bytes()][..]);
+                key.replicate(c"HINCRBY", &[field, Decimal::new(*n).as_bytes()]);
             }
             Effect::HDel(fields) => {
                 if key.hash_delete(fields) {
                     key.notify(REDISMODULE_NOTIFY_HASH, HDEL);
-                    let args: Vec<&[u8]> = std::iter::once(name).chain(fields.iter().map(Vec::as_slice)).collect();
-                    self.ctx.replicate("HDEL", &args[..]);
+                    let args: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+                    key.replicate(c"HDEL", &args);
                 }
             }
             Effect::ZAdd(members) => {
                 let scores: Vec<Vec<u8>> = members.iter().map(|(score, _)| int_text(*score)).collect();
-                let mut args = vec![name];
+                let mut args: Vec<&[u8]> = Vec::with_capacity(members.len() * 2);
                 for ((score, member), text) in members.iter().zip(&scores) {
                     key.zadd(*score, member).then_some(()).ok_or_else(fail)?;
                     args.push(text);
                     args.push(member);
                 }
                 key.notify(REDISMODULE_NOTIFY_ZSET, ZADD);
-                self.ctx.replicate("ZADD", &args[..]);
+                key.replicate(c"ZADD", &args);
             }
             Effect::ZIncrBy(by, member) => {
                 key.zincrby(*by, member).then_some(()).ok_or_else(fail)?;
                 key.notify(REDISMODULE_NOTIFY_ZSET, ZINCR);
-                self.ctx.replicate("ZINCRBY", &[name, &int_text(*by), member][..]);
+                key.replicate(c"ZINCRBY", &[&int_text(*by), member]);
             }
             Effect::ZRemRangeByScore(min, max) => {
                 let gone = key.zmembers(*min, *max);
                 if !gone.is_empty() {
                     gone.iter().for_each(|m| key.zrem(m));
                     key.notify(REDISMODULE_NOTIFY_ZSET, ZREMRANGEBYSCORE);
-                    self.ctx.replicate("ZREMRANGEBYSCORE", &[name, &int_text(*min), &int_text(*max)][..]);
+                    key.replicate(c"ZREMRANGEBYSCORE", &[&int_text(*min), &int_text(*max)]);
                 }
             }
         }
         Ok(())
     }
-}
-
-fn key_name<'k>(key: &'k Key) -> &'k [u8] {
-    key.name().as_slice()
 }
 
 impl Keyspace for Server<'_> {
@@ -301,8 +299,7 @@ impl Keyspace for Server<'_> {
         if effects.is_empty() {
             return Ok(());
         }
-        let key = Key::open(self.ctx, name, true);
-        effects.iter().try_for_each(|effect| self.apply_one(&key, name, effect))
+        self.with_key(name, true, |key| effects.iter().try_for_each(|effect| self.apply_one(key, effect)))
     }
 
     /// The server's own wall clock: this code runs in its process, and TIME reads the same.

@@ -241,8 +241,9 @@ impl Limiter {
         let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
         let decided: Result<Vec<Result<Outcome>>> = slot
             .run_many(opts.timeouts, |conn| match counter {
-                Some(window_ms) => counter::hit_many(conn, &keys, window_ms, opts.server_module)
-                    .map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect()),
+                Some(window_ms) => {
+                    counter::hit_many(conn, &keys, window_ms, opts.server_module).map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect())
+                }
                 None => script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n], opts.server_module)
                     .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect()),
             })
