@@ -7,7 +7,8 @@ use proptest::prelude::*;
 
 use crate::error::Error;
 use crate::limiter::params;
-use crate::redis::target::{parse_dsn, Address};
+use crate::redis::dsn::parse_dsn;
+use crate::redis::target::Address;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]

@@ -24,13 +24,8 @@ static REDIS_URL: RwLock<String> = RwLock::new(String::new());
 static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
 static BLOCK_CACHE: AtomicU8 = AtomicU8::new(0);
 static BLOCK_CACHE_SIZE: AtomicU64 = AtomicU64::new(10_000);
-static MAX_CONNECTIONS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_CONNECTIONS as u64);
 /// `ratelimit.server_module`: 1 auto, 0 off.
 static SERVER_MODULE: AtomicU8 = AtomicU8::new(1);
-
-/// `ratelimit.max_connections` by default: room for many targets per process,
-/// far below the usual 1024 descriptors.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 
 pub fn on_error() -> OnError {
     match ON_ERROR.load(Ordering::Relaxed) {
@@ -69,10 +64,6 @@ pub fn block_cache() -> usize {
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.read().clone()
 }
-/// How many Redis connections one process keeps open at most.
-pub fn max_connections() -> usize {
-    MAX_CONNECTIONS.load(Ordering::Relaxed) as usize
-}
 
 /// A connection count as written in php.ini: a whole number 1..=65536.
 pub fn parse_count(s: &str) -> Option<u64> {
@@ -93,7 +84,7 @@ fn apply_redis_url(v: &[u8]) -> bool {
     let Ok(s) = std::str::from_utf8(v) else { return false };
     let valid = match crate::memory::parse_dsn(s) {
         Some(name) => name.is_ok(),
-        None => crate::redis::target::parse_dsn(s).is_ok(),
+        None => crate::redis::dsn::parse_dsn(s).is_ok(),
     };
     if !valid {
         return false;
@@ -159,7 +150,7 @@ fn apply_key_prefix(v: &[u8]) -> bool {
 fn apply_max_connections(v: &[u8]) -> bool {
     match std::str::from_utf8(v).ok().and_then(parse_count) {
         Some(n) => {
-            MAX_CONNECTIONS.store(n, Ordering::Relaxed);
+            crate::redis::pool::set_max_connections(n as usize);
             true
         }
         None => false,
@@ -226,11 +217,11 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
 pub static INI_ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
-    with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::info::redis_url_displayer),
+    with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::ini_display::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
     entry(c"ratelimit.on_error", c"throw", 3),
-    with_displayer(entry(c"ratelimit.key_prefix", c"", 4), crate::php::info::key_prefix_displayer),
+    with_displayer(entry(c"ratelimit.key_prefix", c"", 4), crate::php::ini_display::key_prefix_displayer),
     entry(c"ratelimit.block_cache", c"0", 5),
     entry(c"ratelimit.block_cache_size", c"10000", 6),
     entry(c"ratelimit.max_connections", c"64", 7),
@@ -285,6 +276,6 @@ mod tests {
             assert_eq!(parse_count(bad), None, "{bad}");
         }
         // The ini table's default (c"64") is the constant the pool starts with.
-        assert_eq!(parse_count("64"), Some(DEFAULT_MAX_CONNECTIONS as u64));
+        assert_eq!(parse_count("64"), Some(crate::redis::pool::DEFAULT_MAX_CONNECTIONS as u64));
     }
 }

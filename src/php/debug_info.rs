@@ -22,41 +22,9 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::forms::Signature;
+use super::given_numbers::{Number, Policy};
 use super::remaining::Limiter;
 use super::state::LimiterState;
-
-/// A policy number as the constructor received it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Number {
-    Int(i64),
-    Float(f64),
-}
-
-/// The policy numbers given to a constructor, by long-form parameter name.
-#[derive(Debug, Clone, Default)]
-pub struct Policy(Vec<(&'static str, Number)>);
-
-impl Policy {
-    /// Read after the constructor validated the same arguments, so it cannot
-    /// fail; a number that is integral is shown as an int.
-    pub fn read(sig: &'static Signature, given: &[Option<&Zval>]) -> Self {
-        let Ok(args) = sig.read(given) else { return Policy::default() };
-        let numbers = sig
-            .long
-            .slots
-            .iter()
-            .map(|(_, long)| *long)
-            .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
-            .filter_map(|long| match (args.int(long), args.float(long)) {
-                (Ok(i), Ok(f)) if i as f64 == f => Some((long, Number::Int(i))),
-                (_, Ok(f)) => Some((long, Number::Float(f))),
-                _ => None,
-            })
-            .collect();
-        Policy(numbers)
-    }
-}
 
 /// `__debugInfo()` called from PHP: the table of the object the method runs on.
 pub fn debug_info(state: &LimiterState, policy: &Policy) -> PhpResult<ZBox<ZendHashTable>> {
@@ -72,7 +40,7 @@ fn describe(class: String, state: &LimiterState, policy: &Policy) -> PhpResult<Z
     key_prefix.set_binary(state.limiter().key(b"").unwrap_or_default()); // binary-safe, as stored
     info.insert("keyPrefix", key_prefix).map_err(fail)?;
     let mut numbers = ZendHashTable::new();
-    for (name, n) in &policy.0 {
+    for (name, n) in policy.numbers() {
         match *n {
             Number::Int(i) => numbers.insert(*name, i),
             Number::Float(f) => numbers.insert(*name, f),

@@ -115,7 +115,7 @@ macro_rules! rate_limiter_impl {
                 &self.state
             }
 
-            fn policy(&self) -> &$crate::php::debug_info::Policy {
+            fn policy(&self) -> &$crate::php::given_numbers::Policy {
                 &self.policy
             }
         }

@@ -22,12 +22,13 @@
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
-use super::connection::{apply_auth, call, seconds, TimeoutOverrides};
+use super::connection_parts::{apply_auth, call, seconds, TimeoutOverrides};
 use super::values::type_name;
 use super::zend_api;
 use crate::error::{Error, Result};
+use crate::redis::dsn::parse_dsn;
 use crate::redis::redact::shown;
-use crate::redis::target::{parse_dsn, Target};
+use crate::redis::target::Target;
 
 const CLASS: &str = "RedisCluster";
 

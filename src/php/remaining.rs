@@ -22,7 +22,7 @@ pub const NAME: &str = "remaining";
 /// policy numbers its constructor was given (for `debug_info`).
 pub trait Limiter: RegisteredClass {
     fn state(&self) -> &LimiterState;
-    fn policy(&self) -> &super::debug_info::Policy;
+    fn policy(&self) -> &super::given_numbers::Policy;
 }
 
 /// Declares the property on a limiter class (MINIT).

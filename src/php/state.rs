@@ -11,7 +11,8 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
 
-use super::connection::{self, TimeoutOverrides};
+use super::connection;
+use super::connection_parts::TimeoutOverrides;
 use super::exceptions::in_call;
 use super::forms::{Args, Signature};
 use super::id_list::{IdList, Key};

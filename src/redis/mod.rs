@@ -1,11 +1,15 @@
-//! Everything that talks to Redis: where it is (`target`), the per-process
-//! connection pool (`pool`), commands written as RESP (`resp`), the Lua script
-//! runner (`script`), the text of every algorithm's script (`scripts`) and the
-//! fixed window's scriptless fast path (`counter`); Redis Sentinel targets
+//! Everything that talks to Redis: where it is (`target`; a DSN's form:
+//! `dsn`), opening one connection (`open`), the per-process connection pool
+//! (`pool`, bounded by what the PHP layer sets: nothing here reads ini),
+//! commands written as RESP (`resp`), the Lua script runner (`script`), the
+//! text of every algorithm's script (`scripts`) and the fixed window's
+//! scriptless fast path (`counter`); Redis Sentinel targets
 //! (`sentinel_target`) and finding their master (`sentinel`).
 pub mod conn;
 pub mod counter;
+pub mod dsn;
 pub mod fork;
+pub mod open;
 pub mod pool;
 pub mod redact;
 pub mod resp;

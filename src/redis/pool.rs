@@ -26,25 +26,19 @@
 //! `sentinel::Confirmed`): a master failed over while still up is left at once.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ::redis::{Client, Connection, ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
+use ::redis::{ConnectionAddr, RedisError, RedisResult};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
 use super::conn::Conn;
-use super::target::{Address, Target, Tls};
+pub use super::open::Timeouts;
+use super::open::{cause, describe, open_single, settings, OpenError};
+use super::target::{Address, Target};
 use crate::error::{Error, Result};
-
-/// Connection and reply timeouts for one call, from the ini settings or the
-/// connection argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timeouts {
-    pub connect: Duration,
-    pub reply: Duration,
-}
 
 struct Live {
     pid: u32,
@@ -70,6 +64,21 @@ static TICK: AtomicU64 = AtomicU64::new(0);
 /// Connections closed by the bound; slots dropped for want of a connection.
 static CLOSED_BY_BOUND: AtomicU64 = AtomicU64::new(0);
 static DROPPED: AtomicU64 = AtomicU64::new(0);
+
+/// The bound by default: room for many targets per process, far below the
+/// usual 1024 descriptors (`ratelimit.max_connections`).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+static MAX_CONNECTIONS: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_CONNECTIONS);
+
+/// Sets how many connections the process keeps open at most (the PHP layer
+/// applies `ratelimit.max_connections` here); the next new slot enforces it.
+pub fn set_max_connections(n: usize) {
+    MAX_CONNECTIONS.store(n.max(1), Ordering::Relaxed);
+}
+
+fn max_connections() -> usize {
+    MAX_CONNECTIONS.load(Ordering::Relaxed)
+}
 
 /// The slot for `target`, created on first use. No connection is opened here.
 pub fn slot(target: Target) -> Arc<Slot> {
@@ -103,7 +112,7 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
         })
         .collect();
     let open = pool.values().filter(|s| s.live.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
-    let excess = open.saturating_sub(crate::settings::max_connections());
+    let excess = open.saturating_sub(max_connections());
     idle.sort_by_key(|(open, used, _)| (*open, *used));
     let lru_open = idle.iter_mut().filter(|(open, _, _)| *open).take(excess);
     for (open, _, target) in lru_open {
@@ -142,7 +151,7 @@ pub struct PoolStats {
 
 pub fn stats() -> PoolStats {
     PoolStats {
-        max_connections: crate::settings::max_connections(),
+        max_connections: max_connections(),
         closed_by_bound: CLOSED_BY_BOUND.load(Ordering::Relaxed),
         dropped: DROPPED.load(Ordering::Relaxed),
     }
@@ -353,81 +362,3 @@ impl Slot {
 const CLUSTER_WITHOUT_PASSWORD: &str = "the cluster wants a password and none was given (phpredis does not expose a RedisCluster \
     object's password, so one passed as $connection is used without it): pass a redis-cluster://:password@host:port DSN \
     or ['cluster' => [...], 'auth' => ...] instead";
-
-/// The settings of a connection to one server: its db and credentials.
-pub(super) fn settings(db: i64, username: Option<&String>, password: Option<&String>) -> RedisConnectionInfo {
-    let mut settings = RedisConnectionInfo::default().set_db(db).set_skip_set_lib_name();
-    if let Some(u) = username {
-        settings = settings.set_username(u);
-    }
-    if let Some(p) = password {
-        settings = settings.set_password(p);
-    }
-    settings
-}
-
-/// Why one server could not be connected to: its TLS settings (unreadable
-/// files, found before any I/O), or redis-rs's error.
-pub(super) enum OpenError {
-    Setup(String),
-    Redis(RedisError),
-}
-
-/// One connection to a single server (TCP, TLS over TCP, or a unix socket),
-/// with the call's timeouts. Over TLS the handshake, certificate checks
-/// included, happens here, before AUTH.
-pub(super) fn open_single(
-    address: &Address,
-    tls: Option<&Tls>,
-    settings: RedisConnectionInfo,
-    timeouts: Timeouts,
-) -> std::result::Result<Connection, OpenError> {
-    let client = match (address, tls) {
-        (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, settings).map_err(|e| OpenError::Setup(e.0))?,
-        (address, _) => {
-            let addr = match address {
-                Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
-                Address::Unix { path } => ConnectionAddr::Unix(path.into()),
-                Address::Cluster { .. } | Address::Sentinel(_) => unreachable!("a single server"),
-            };
-            addr.into_connection_info().and_then(|info| Client::open(info.set_redis_settings(settings))).map_err(OpenError::Redis)?
-        }
-    };
-    let connect = || -> RedisResult<Connection> {
-        let conn = client.get_connection_with_timeout(timeouts.connect)?;
-        conn.set_read_timeout(Some(timeouts.reply))?;
-        conn.set_write_timeout(Some(timeouts.reply))?;
-        Ok(conn)
-    };
-    connect().map_err(OpenError::Redis)
-}
-
-/// `describe`, and over TLS the certificate problem said plainly.
-pub(super) fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
-    let text = describe(e);
-    match tls {
-        Some(_) => super::tls::describe(&text).unwrap_or(text),
-        None => text,
-    }
-}
-
-/// A one-line cause: redis-rs's text, with the common cases said plainly.
-fn describe(e: &RedisError) -> String {
-    if e.is_timeout() {
-        format!("timed out ({e})")
-    } else if e.is_connection_refusal() {
-        "connection refused".to_string()
-    } else if e.kind() == ::redis::ErrorKind::Parse {
-        format!("the server did not answer as Redis does ({e})")
-    } else if let Some(code) = e.code() {
-        // An error reply: the server's own words ("WRONGTYPE Operation against a key …"),
-        // without the " script: <sha>, on @user_script:<line>." Redis adds to
-        // an error raised inside one of our scripts: it names our code, not the cause.
-        match e.detail().map(|d| d.split(" script: ").next().unwrap_or(d)) {
-            Some(detail) => format!("{code} {detail}"),
-            None => code.to_string(),
-        }
-    } else {
-        e.to_string()
-    }
-}

@@ -29,7 +29,7 @@ use ::redis::{Connection, RedisConnectionInfo, RedisResult, Value};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
-use super::pool::{cause, open_single, settings, OpenError, Timeouts};
+use super::open::{cause, open_single, settings, OpenError, Timeouts};
 use super::redact::shown;
 use super::target::{Address, Sentinels, Target, Tls};
 

@@ -1,5 +1,6 @@
 //! Where a limiter's Redis lives: address, credentials and database. Pure data,
-//! parsed from a DSN here; the PHP forms (array, phpredis object) are read in
+//! parsed from a DSN here (the single-server and cluster forms; `dsn` tells
+//! the forms apart, `sentinel_target` parses Sentinel's); the PHP forms (array, phpredis object) are read in
 //! `php::connection` and end up as the same `Target`.
 //!
 //! A `Target` is the key of the connection pool: two limiters with equal targets
@@ -9,7 +10,6 @@
 use std::fmt;
 
 use super::redact::{shown, shown_dsn};
-pub use super::sentinel_target::Sentinels;
 use crate::error::{Error, Result};
 
 pub const DEFAULT_PORT: u16 = 6379;
@@ -31,6 +31,33 @@ pub enum Address {
     /// A master found through Redis Sentinel (`sentinel_target`): the
     /// connection goes to whichever server the sentinels name now.
     Sentinel(Sentinels),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Sentinels {
+    /// Asked in this order; the first that names the master is believed
+    /// (the master's `ROLE` is checked all the same).
+    pub nodes: Vec<(String, u16)>,
+    /// The master's name, as in `sentinel monitor <name> …`.
+    pub service: String,
+    /// AUTH for the sentinels (their `requirepass` / ACL user), not the master's.
+    pub username: Option<String>,
+    pub password: Option<String>,
+}
+
+/// `redis-sentinel://h:1,h:2#service`: never the sentinels' password.
+impl fmt::Display for Sentinels {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sentinel://")?;
+        write_nodes(f, &self.nodes)?;
+        write!(f, "#{}", shown(&self.service))
+    }
+}
+
+impl fmt::Debug for Sentinels {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 /// TLS to a TCP address. The files are read when a connection is opened, so
@@ -172,27 +199,6 @@ pub fn is_tls_scheme(scheme: &str) -> bool {
     ["rediss", "tls", "ssl", "valkeys"].iter().any(|t| t.eq_ignore_ascii_case(scheme))
 }
 
-/// Parses `redis://[[user]:password@]host[:port][/db]`,
-/// `rediss://…[?cafile=…&certfile=…&keyfile=…&verify_peer=0|1]` (TLS) and
-/// `unix:///path/to/redis.sock[?db=N]`, and the cluster and Sentinel forms
-/// (`redis-cluster://`, `redis-sentinel://`: `sentinel_target`). User,
-/// password and file names may be percent-encoded.
-pub fn parse_dsn(dsn: &str) -> Result<Target> {
-    let Some((scheme, rest)) = dsn.split_once("://") else {
-        return Err(bad_dsn(dsn, "expected redis://host[:port][/db], rediss://… or unix:///path"));
-    };
-    match scheme.to_ascii_lowercase().as_str() {
-        "redis" => parse_tcp(dsn, rest, false),
-        "unix" => parse_unix(dsn, rest),
-        "redis-cluster" => parse_cluster(dsn, rest, false),
-        "rediss-cluster" => parse_cluster(dsn, rest, true),
-        s if is_tls_scheme(s) => parse_tcp(dsn, rest, true),
-        "redis-sentinel" => super::sentinel_target::parse(dsn, rest, false),
-        "rediss-sentinel" => super::sentinel_target::parse(dsn, rest, true),
-        _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss://, redis-cluster://, redis-sentinel:// or unix://")),
-    }
-}
-
 /// The query of a `rediss://` DSN: the TLS options, named as phpredis's and
 /// redis-cli's (`cafile`, `certfile`/`local_cert`, `keyfile`/`local_pk`, `verify_peer`).
 pub(super) fn parse_tls_query(dsn: &str, query: &str) -> Result<Tls> {
@@ -223,7 +229,7 @@ pub(super) fn parse_tls_query(dsn: &str, query: &str) -> Result<Tls> {
     Ok(tls)
 }
 
-fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
+pub(super) fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     let (rest, query) = match rest.split_once('?') {
         Some((r, q)) if tls => (r, Some(q)),
         _ => (rest, None),
@@ -266,7 +272,7 @@ fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
 /// `redis-cluster://[[user]:password@]host:port[,host:port…]`: seed nodes; no db
 /// (a cluster has only db 0). `rediss-cluster://` is TLS to every node, with
 /// the query of `rediss://`.
-fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
+pub(super) fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     let (rest, query) = match rest.split_once('?') {
         Some((r, q)) if tls => (r, Some(q)),
         _ => (rest, None),
@@ -333,7 +339,7 @@ pub(super) fn split_host_port(dsn: &str, hostport: &str, default_port: u16) -> R
     Ok((host.to_string(), port))
 }
 
-fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
+pub(super) fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
     let (path, query) = match rest.split_once('?') {
         Some((p, q)) => (p, Some(q)),
         None => (rest, None),
@@ -383,138 +389,4 @@ pub(super) fn percent_decode(dsn: &str, s: &str) -> Result<String> {
         }
     }
     String::from_utf8(out).map_err(|_| bad_dsn(dsn, "credentials are not valid UTF-8"))
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    /// The target of a DSN that must parse (also for `sentinel_target`'s tests).
-    pub(crate) fn ok(dsn: &str) -> Target {
-        parse_dsn(dsn).unwrap_or_else(|e| panic!("{dsn}: {e}"))
-    }
-    /// The ValueError message of a DSN that must not parse.
-    pub(crate) fn err(dsn: &str) -> String {
-        crate::error::value_error(parse_dsn(dsn))
-    }
-
-    #[test]
-    fn host_port_and_defaults() {
-        assert_eq!(ok("redis://127.0.0.1:6379"), Target::tcp("127.0.0.1", 6379));
-        assert_eq!(ok("redis://cache"), Target::tcp("cache", 6379));
-        assert_eq!(ok("redis://cache/"), Target::tcp("cache", 6379));
-        assert_eq!(ok("REDIS://cache:7000"), Target::tcp("cache", 7000));
-        assert_eq!(ok("redis://[::1]:6380"), Target::tcp("::1", 6380));
-        assert_eq!(ok("redis://[::1]"), Target::tcp("::1", 6379));
-    }
-
-    #[test]
-    fn credentials_and_db() {
-        let t = ok("redis://alice:s%40cret@h:1/3");
-        assert_eq!((t.username.as_deref(), t.password.as_deref(), t.db), (Some("alice"), Some("s@cret"), 3));
-        let t = ok("redis://:pw@h");
-        assert_eq!((t.username, t.password.as_deref()), (None, Some("pw")));
-        let t = ok("redis://pw@h");
-        assert_eq!((t.username, t.password.as_deref()), (None, Some("pw")));
-        let t = ok("redis://user:p:w@h");
-        assert_eq!((t.username.as_deref(), t.password.as_deref()), (Some("user"), Some("p:w")));
-    }
-
-    #[test]
-    fn unix_sockets() {
-        assert_eq!(ok("unix:///run/redis.sock"), Target::unix("/run/redis.sock"));
-        let t = ok("unix:///tmp/r.sock?db=2");
-        assert_eq!((t.address, t.db), (Address::Unix { path: "/tmp/r.sock".into() }, 2));
-        assert!(err("unix://relative.sock").contains("absolute"));
-        assert!(err("unix:///tmp/r.sock?x=1").contains("unknown query"));
-    }
-
-    #[test]
-    fn malformed_dsns_are_value_errors_naming_connection() {
-        for dsn in [
-            "",
-            "127.0.0.1:6379",
-            "redis://",
-            "redis://:6379",
-            "redis://h:0",
-            "redis://h:65536",
-            "redis://h:abc",
-            "redis://h:-1",
-            "redis://h/x",
-            "redis://h/-1",
-            "http://h",
-            "redis://h?db=1",
-            "redis://[::1",
-            "redis://a b",
-            "redis://u:%zz@h",
-            "rediss://h?x",
-            "redis://a\0b",
-            "unix:///tmp/a\0b",
-        ] {
-            assert!(err(dsn).starts_with("$connection "), "{dsn}");
-        }
-        assert!(err("redis://h:0").contains("port"));
-        assert!(err("redis://:1").contains("missing host"));
-        assert!(err("redis://h/x").contains("db"));
-        assert!(err("ftp://h").contains("scheme"));
-    }
-
-    #[test]
-    fn tls_schemes_and_options() {
-        for dsn in ["rediss://:pw@127.0.0.1:6379", "REDISS://h", "tls://h:1", "ssl://h", "valkeys://h"] {
-            let t = ok(dsn);
-            assert_eq!(t.tls, Some(Tls::default()), "{dsn}");
-            assert!(t.to_string().starts_with("rediss://"), "{t}");
-        }
-        let t = ok("rediss://u:pw@h:6380/2?cafile=/etc/ca.pem&certfile=/c%20c.pem&keyfile=/k.pem&verify_peer=1");
-        let tls = t.tls.clone().unwrap();
-        assert_eq!(
-            (tls.cafile.as_deref(), tls.certfile.as_deref(), tls.keyfile.as_deref(), tls.verify_peer),
-            (Some("/etc/ca.pem"), Some("/c c.pem"), Some("/k.pem"), true)
-        );
-        assert_eq!((t.db, t.password.as_deref()), (2, Some("pw")));
-        assert!(!ok("rediss://h?verify_peer=0").tls.unwrap().verify_peer);
-        assert!(ok("rediss://h?verify_peer=0").to_string().ends_with("verify_peer=0"));
-        // The pool key tells TLS apart from plain TCP and one TLS setting from another.
-        assert_ne!(ok("rediss://h"), ok("redis://h"));
-        assert_ne!(ok("rediss://h"), ok("rediss://h?verify_peer=0"));
-        assert_ne!(ok("rediss://h?cafile=/a"), ok("rediss://h?cafile=/b"));
-        assert!(err("rediss://h?verify_peer=maybe").contains("verify_peer"));
-        assert!(err("rediss://h?cafile=").contains("cafile"));
-        assert!(err("rediss://h?certfile=/c.pem").contains("certfile and keyfile"));
-        assert!(err("rediss://h?bogus=1").contains("unknown query"));
-        assert!(err("redis://h?cafile=/a").contains("only for rediss://"));
-        assert!(!err("rediss://:pw@h?bogus=1").contains("pw@"));
-    }
-
-    #[test]
-    fn cluster_seeds() {
-        let t = ok("redis-cluster://u:pw@10.0.0.1:7000,10.0.0.2:7001,[::1]:7002/");
-        assert_eq!(t.address, Address::Cluster { seeds: vec![("10.0.0.1".into(), 7000), ("10.0.0.2".into(), 7001), ("::1".into(), 7002)] });
-        assert_eq!((t.username.as_deref(), t.password.as_deref()), (Some("u"), Some("pw")));
-        assert_eq!(t.to_string(), "redis-cluster://10.0.0.1:7000,10.0.0.2:7001,[::1]:7002 user u");
-        assert_eq!(ok("redis-cluster://h:1,h:1"), ok("redis-cluster://h:1"));
-        assert!(err("redis-cluster://h:1/2").contains("no db"));
-        assert!(err("redis-cluster://h:1,,h:2").contains("missing host"));
-        let t = ok("rediss-cluster://h:1,h:2?cafile=/ca.pem");
-        assert_eq!(t.tls.as_ref().and_then(|t| t.cafile.as_deref()), Some("/ca.pem"));
-        assert_eq!(t.to_string(), "rediss-cluster://h:1,h:2 cafile /ca.pem");
-        assert!(err("redis-cluster://h:1?cafile=/ca.pem").contains("no db, path or query"));
-    }
-
-    #[test]
-    fn display_escapes_nul_bytes() {
-        let t = Target { address: Address::Tcp { host: "a\0b".into(), port: 1 }, username: Some("u\0".into()), password: None, db: 0, tls: None };
-        assert_eq!(t.to_string(), "redis://a\\0b:1 user u\\0");
-    }
-
-    #[test]
-    fn errors_and_display_never_show_the_password() {
-        assert!(!err("redis://u:topsecret@h:0").contains("topsecret"));
-        assert!(!err("redis://topsecretpw@127.0.0.1:0").contains("topsecretpw"));
-        assert!(!err("unix:///tmp/x.sock?password=topsecret&bogus=1").contains("topsecret"));
-        assert!(err(&format!("redis://{}:0", "h".repeat(1 << 20))).len() < 400);
-        assert!(!format!("{}", ok("redis://u:topsecret@h")).contains("topsecret"));
-        assert_eq!(format!("{}", ok("redis://u:pw@h:7/2")), "redis://h:7 db 2 user u");
-    }
 }

@@ -8,9 +8,9 @@ use ext_php_rs::zend::ClassEntry;
 
 use crate::error::Result;
 use crate::limiter::gcra;
-use crate::php::debug_info::Policy;
 use crate::php::exceptions::in_call;
 use crate::php::forms::{Form, Signature};
+use crate::php::given_numbers::Policy;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
 use crate::php::register::Finish;

@@ -7,8 +7,8 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::sliding_window;
-use crate::php::debug_info::Policy;
 use crate::php::forms::{Form, Signature};
+use crate::php::given_numbers::Policy;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, INT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;

@@ -6,8 +6,8 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::token_bucket;
-use crate::php::debug_info::Policy;
 use crate::php::forms::{Form, Signature};
+use crate::php::given_numbers::Policy;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;

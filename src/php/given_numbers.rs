@@ -1,0 +1,43 @@
+//! The policy numbers a limiter's constructor was given, by long-form
+//! parameter name, as it received them (an integral number as an int): what
+//! `var_dump()` and `__debugInfo()` show (`debug_info`).
+
+use ext_php_rs::types::Zval;
+
+use super::forms::Signature;
+
+/// A policy number as the constructor received it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number {
+    Int(i64),
+    Float(f64),
+}
+
+/// The policy numbers given to a constructor, by long-form parameter name.
+#[derive(Debug, Clone, Default)]
+pub struct Policy(Vec<(&'static str, Number)>);
+
+impl Policy {
+    /// Read after the constructor validated the same arguments, so it cannot
+    /// fail; a number that is integral is shown as an int.
+    pub fn read(sig: &'static Signature, given: &[Option<&Zval>]) -> Self {
+        let Ok(args) = sig.read(given) else { return Policy::default() };
+        let numbers = sig
+            .long
+            .slots
+            .iter()
+            .map(|(_, long)| *long)
+            .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
+            .filter_map(|long| match (args.int(long), args.float(long)) {
+                (Ok(i), Ok(f)) if i as f64 == f => Some((long, Number::Int(i))),
+                (_, Ok(f)) => Some((long, Number::Float(f))),
+                _ => None,
+            })
+            .collect();
+        Policy(numbers)
+    }
+
+    pub fn numbers(&self) -> &[(&'static str, Number)] {
+        &self.0
+    }
+}
