@@ -16,6 +16,7 @@ $array = ['cluster' => array_slice($cluster['seeds'], 0, 2)];
 $p = rl_prefix();
 $yn = fn (array $results) => implode('', array_map(fn ($r) => $r->allowed ? 'Y' : 'n', $results));
 $any = rl_redis($cluster['ports'][0]);
+foreach (rl_cluster_masters($cluster) as $r) $r->rawCommand('CONFIG', 'RESETSTAT');
 
 foreach (['DSN' => $dsn, 'array' => $array] as $form => $connection) {
     echo "-- $form\n";
@@ -47,11 +48,26 @@ $holding = 0;
 foreach (rl_cluster_masters($cluster) as $r) $holding += count($r->keys("$p:*")) > 0 ? 1 : 0;
 echo "$holding of 3\n";
 
+echo "-- what decided above: the server module where every master loaded it (make test's module pass), else the Lua library\n";
+$calls = ['module' => 0, 'lua' => 0];
+foreach (rl_cluster_masters($cluster) as $r) {
+    foreach ($r->info('commandstats') as $name => $line) {
+        $n = preg_match('/(?:^|,)calls=(\d+)/', $line, $m) ? (int) $m[1] : 0;
+        if (str_starts_with($name, 'cmdstat_ratelimit.')) $calls['module'] += $n;
+        if (in_array($name, ['cmdstat_fcall', 'cmdstat_fcall_ro', 'cmdstat_evalsha'], true)) $calls['lua'] += $n;
+    }
+}
+$expected = RL_MODULE === '' ? $calls['lua'] > 0 && $calls['module'] === 0 : $calls['module'] > 0 && $calls['lua'] === 0;
+echo $expected ? "the expected path\n" : "unexpected: " . json_encode($calls) . "\n";
+
 echo "-- FUNCTION FLUSH on every master: the library is loaded again (on every master)\n";
+// The Lua library's own behaviour: pinned to it, the module loaded or not.
+ini_set('ratelimit.server_module', 'off');
 foreach (rl_cluster_masters($cluster) as $r) rl_library_flush($r);
 $g = rl_long('gcra', $dsn, "$p:flush", 5);
 echo $yn($g->consumeMany(array_map(fn ($i) => "f$i", range(1, 12)))), "\n";
 echo implode(' ', array_map('rl_library_count', rl_cluster_masters($cluster))), "\n";
+ini_restore('ratelimit.server_module');
 
 echo "-- a slot moved to another master: MOVED is followed\n";
 $l = rl_long('token', $dsn, "$p:moved", 3);
@@ -101,6 +117,8 @@ compound YYn  consumeMany YYYYYYnnn
 RateLimiterException: Redis at redis-cluster://%s: CROSSSLOT %s
 -- masters that hold keys of the consumeMany above
 3 of 3
+-- what decided above: the server module where every master loaded it (make test's module pass), else the Lua library
+the expected path
 -- FUNCTION FLUSH on every master: the library is loaded again (on every master)
 YYYYYYYYYYYY
 1 1 1

@@ -6,11 +6,15 @@
 //! The script runner and the fixed window's pipeline talk to `Conn` through
 //! redis-rs's `ConnectionLike`. The one difference they must know of: a
 //! cluster routes a pipeline by its first command, so a pipeline over keys of
-//! different slots is sent as separate calls there (`is_cluster`).
+//! different slots is sent as separate calls there (`is_cluster`). And
+//! redis-rs routes a command it does not know (the server module's) by its
+//! first argument, which for those is the key count: they are sent to the
+//! key's master explicitly (`req_packed_for_key`).
 
 use std::time::Duration;
 
 use ::redis::cluster::ClusterConnection;
+use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use ::redis::{Cmd, Connection, ConnectionLike, RedisError, RedisResult, Value};
 
 /// A connection whose stream can no longer be trusted to be in step.
@@ -46,6 +50,35 @@ impl Conn {
 
     pub fn is_cluster(&self) -> bool {
         matches!(self.link, Link::Cluster(_))
+    }
+
+    /// A packed command whose first key is `key`, sent to that key's master
+    /// (on a single server: sent as is).
+    pub fn req_packed_for_key(&mut self, packed: &[u8], key: &[u8]) -> RedisResult<Value> {
+        match &mut self.link {
+            Link::Single(c) => c.req_packed_command(packed),
+            Link::Cluster(c) => {
+                let mut cmd = Cmd::new();
+                for part in super::resp::parts(packed) {
+                    cmd.arg(part);
+                }
+                c.route_command(&cmd, RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master))))
+            }
+        }
+    }
+
+    /// Every master's reply to `cmd` (on a single server: its one reply).
+    pub fn on_every_master(&mut self, cmd: &Cmd) -> RedisResult<Vec<Value>> {
+        match &mut self.link {
+            Link::Single(c) => cmd.query::<Value>(c).map(|v| vec![v]),
+            Link::Cluster(c) => {
+                let all = RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, Some(ResponsePolicy::CombineArrays)));
+                match c.route_command(cmd, all)? {
+                    Value::Array(replies) => Ok(replies),
+                    other => Ok(vec![other]),
+                }
+            }
+        }
     }
 
     pub fn set_timeouts(&self, reply: Duration) -> RedisResult<()> {

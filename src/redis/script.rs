@@ -156,25 +156,37 @@ fn fix_for(e: &RedisError, module: bool) -> Option<Fix> {
     }
 }
 
-/// Does the server have the module's commands? `COMMAND INFO` answers nil
-/// for a command it does not have.
+/// Does the server have the module's commands, and on a cluster every
+/// master? `COMMAND INFO` answers nil for a command a server does not have.
 fn has_module(conn: &mut Conn) -> RedisResult<bool> {
-    match ::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE").query::<Value>(conn)? {
-        Value::Array(entries) => Ok(entries.first().is_some_and(|e| !matches!(e, Value::Nil))),
-        other => Err(unexpected(&other)),
+    let replies = conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?;
+    let mut any = false;
+    for reply in replies {
+        match reply {
+            Value::Array(entries) => {
+                if entries.iter().any(|e| matches!(e, Value::Nil)) {
+                    return Ok(false);
+                }
+                any |= !entries.is_empty();
+            }
+            Value::Nil => return Ok(false),
+            other => return Err(unexpected(&other)),
+        }
     }
+    Ok(any)
 }
 
 /// Whether calls on `conn` go to the module's commands: only when `allowed`
-/// (`ratelimit.server_module = auto`) and the server has them, asked once per
-/// connection. Not on a Redis Cluster: there every master would have to have
-/// the module, which one connection cannot tell (the cluster keeps Lua).
+/// (`ratelimit.server_module = auto`) and the server has them (on a cluster,
+/// every master), asked once per connection. A master that lacks them later
+/// (a failover to a replica without the module) refuses the command as
+/// unknown, and the connection goes back to Lua in that call (`fix_for`).
 pub fn uses_module(conn: &mut Conn, allowed: bool) -> RedisResult<bool> {
     if !allowed {
         return Ok(false);
     }
     if conn.module.is_none() {
-        conn.module = Some(!conn.is_cluster() && has_module(conn)?);
+        conn.module = Some(has_module(conn)?);
     }
     Ok(conn.module == Some(true))
 }
@@ -295,7 +307,11 @@ fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], 
         buf.clear();
         let module = module && conn.module == Some(true);
         encode(buf, entry, keys, args, arg_count, extra, module);
-        match as_result(conn.req_packed_command(buf)) {
+        let sent = match keys.first() {
+            Some(key) if module => conn.req_packed_for_key(buf, key.as_ref()),
+            _ => conn.req_packed_command(buf),
+        };
+        match as_result(sent) {
             Err(e) => match fix_for(&e, module) {
                 Some(fix) if applied.first_time(fix) => apply(conn, fix, e)?,
                 _ => return Err(e),
