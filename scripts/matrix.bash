@@ -91,6 +91,40 @@ stop_processes_in() {
   return 0
 }
 
+# A fresh copy of the checkout's files (what git tracks or would add) in
+# $1/build/ratelimit, and the mount points of the host's Rust toolchain.
+copy_checkout_into() {
+  mkdir -p "$1/build/ratelimit" "$1/root/.cargo" "$1/root/.rustup"
+  find "$1/build/ratelimit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
+  git -C "$checkout" ls-files -z --cached --others --exclude-standard \
+    | (cd "$checkout" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$1/build/ratelimit"
+}
+
+# Builds the server module inside root $1 (its C library, its libclang for
+# the bindings) with the host's toolchain, into $1/build/ratelimit-redis.so;
+# installs the build tools the root lacks first. Log in $2.
+build_module_in() {
+  local root=$1
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+  copy_checkout_into "$root"
+  unshare --mount --propagation private bash -c '
+    set -e
+    root=$1
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mount --bind "$HOME/.cargo" "$root/root/.cargo"
+    mount --bind "$HOME/.rustup" "$root/root/.rustup"
+    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+      PATH=/root/.cargo/bin:/usr/sbin:/usr/bin:/sbin:/bin CARGO_TARGET_DIR=/build/target CARGO_NET_OFFLINE=true \
+      bash -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends gcc libc6-dev clang libclang-dev \
+        && cd /build/ratelimit && cargo build --release --locked -p ratelimit-redis \
+        && cp /build/target/release/libratelimit_redis.so /build/ratelimit-redis.so"
+  ' _ "$root" >"$2" 2>&1
+  local rc=$?
+  stop_processes_in "$root"
+  return $rc
+}
+
 # Runs one row; its log in $dir/logs/<row>.log, its result line in $dir/logs/<row>.result.
 run_row() {
   local row=$1 suite server root log=$dir/logs/$1.log result=$dir/logs/$1.result redis6=
@@ -101,17 +135,24 @@ run_row() {
   fi
   if [ "$row" = redis6 ]; then
     redis6=$(root_of bullseye) || { echo "$row|bullseye root not built: see $dir/logs/root-bullseye.log" >"$result"; return 1; }
-    # exec: the harness stops the server by the PID it started. A module to
-    # load (--loadmodule PATH, the project's server module) is copied into
-    # /tmp, which both roots share, so the chrooted server finds it.
+    # The server module, built in the bullseye root from this checkout: a
+    # module linked on Debian 12 needs a newer C library than bullseye's.
+    build_module_in "$redis6" "$dir/logs/redis6-module.log" \
+      || { echo "$row|the server module did not build in the bullseye root: see $dir/logs/redis6-module.log" >"$result"; return 1; }
+    # exec: the harness stops the server by the PID it started. The project's
+    # server module (--loadmodule …/ratelimit-redis.so, from a test or the
+    # package check) is that bullseye build; any other path the server could
+    # not see from its root is copied into /tmp, which both roots share.
     cat >"$root/usr/local/bin/redis6-server" <<'WRAPPER'
 #!/bin/sh
 n=0 prev=
 for a do
   shift
   if [ "$prev" = --loadmodule ]; then
-    copy=/tmp/redis6-module-$$-$n.so n=$((n + 1))
-    cp "$a" "$copy" && a=$copy
+    case $a in
+      */ratelimit-redis.so) a=/build/ratelimit-redis.so ;;
+      *) copy=/tmp/redis6-module-$$-$n.so n=$((n + 1)); cp "$a" "$copy" && a=$copy ;;
+    esac
   fi
   set -- "$@" "$a"
   prev=$a
@@ -123,11 +164,8 @@ WRAPPER
   cp /etc/resolv.conf "$root/etc/resolv.conf" # apt inside the root (make deps)
   # A minimal root may have no /etc/hosts: the TLS tests connect to "localhost".
   grep -qw localhost "$root/etc/hosts" 2>/dev/null || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >>"$root/etc/hosts"
-  mkdir -p "$root/build/ratelimit" "$root/root/.cargo" "$root/root/.rustup" "$root/opt/redis6"
-  # A fresh copy of the checkout's files (what git tracks or would add).
-  find "$root/build/ratelimit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  git -C "$checkout" ls-files -z --cached --others --exclude-standard \
-    | (cd "$checkout" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$root/build/ratelimit"
+  mkdir -p "$root/opt/redis6"
+  copy_checkout_into "$root"
   echo "== $row: $(about "$row") (log: $log)"
   unshare --mount --propagation private bash -c '
     set -e
