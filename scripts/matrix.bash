@@ -34,7 +34,7 @@ bookworm       bookworm  redis-server   Debian 12: PHP 8.2, phpredis 5.3, Redis 
 trixie-redis   trixie    redis-server   Debian 13: PHP 8.4, phpredis 6.2, Redis 8.0, openssl 3.5, Laravel 10, Symfony 6.4
 trixie-valkey  trixie    valkey-server  the same against Valkey 8.1
 sid-valkey     sid       valkey-server  the sid snapshot: Laravel 13, Symfony 7.4, Valkey 9.1
-redis6         bookworm  redis6-server  Debian 12 against a real Redis 6.0 (bullseye'"'"'s redis-server): no Functions, EVALSHA
+redis6         bookworm  redis6-server  Debian 12 against a real Redis 6.0 (bullseye'"'"'s redis-server): no Functions, EVALSHA; the server module built in bullseye
 '
 all_rows=$(awk 'NF {print $1}' <<<"$ROWS")
 rows=("$@")
