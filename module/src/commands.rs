@@ -85,7 +85,7 @@ fn one_limiter(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
     let (algo, rest) = algorithm(&call.rest)?;
     let (cost, now) = cost_and_clock(rest)?;
-    let mut server = Server::new(ctx, !peek);
+    let mut server = Server::new(ctx, args, !peek);
     if call.keys.len() != 1 {
         return Err(bad("take and peek decide one key"));
     }
@@ -111,7 +111,7 @@ fn take_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
     let (algo, rest) = algorithm(&call.rest)?;
     let (cost, now) = cost_and_clock(rest)?;
-    let answers = entries::take_many(&mut Server::new(ctx, true), &call.keys, &algo, cost, now);
+    let answers = entries::take_many(&mut Server::new(ctx, args, true), &call.keys, &algo, cost, now);
     Ok(RedisValue::StringBuffer(batch_reply(&answers)))
 }
 
@@ -125,7 +125,7 @@ fn hit_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
         [w] => lua_tonumber(w).filter(|w| *w >= 1.0 && *w == w.floor()).ok_or_else(|| bad("the window must be a whole number of ms >= 1"))?,
         _ => return Err(RedisError::WrongArity),
     };
-    let hits = entries::hit_many(&mut Server::new(ctx, true), &call.keys, window as i64);
+    let hits = entries::hit_many(&mut Server::new(ctx, args, true), &call.keys, window as i64);
     Ok(RedisValue::StringBuffer(hits_reply(&hits)))
 }
 
@@ -139,7 +139,7 @@ fn compound(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
         rest = after;
     }
     let (cost, now) = cost_and_clock(rest)?;
-    let answer = entries::compound(&mut Server::new(ctx, !peek), &members, cost, now, peek).map_err(refused)?;
+    let answer = entries::compound(&mut Server::new(ctx, args, !peek), &members, cost, now, peek).map_err(refused)?;
     let mut out = Vec::with_capacity(40);
     answer.write_to(&mut out);
     Ok(RedisValue::StringBuffer(out))

@@ -7,7 +7,7 @@
 //! replicated, is `server.rs`'s.
 
 use std::ffi::CStr;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::{c_char, c_int, c_longlong, c_void};
 use std::ptr;
 
 use redis_module::raw;
@@ -53,8 +53,13 @@ pub struct Key<'c> {
 }
 
 impl<'c> Key<'c> {
-    pub fn open(ctx: &'c Context, name: &[u8], write: bool) -> Self {
-        let name = RedisString::create_from_slice(ctx.get_raw(), name);
+    /// Opens the key `name`: the command's own argument string when given
+    /// (retained, not copied), else a new string of those bytes.
+    pub fn open(ctx: &'c Context, name: &[u8], given: Option<&RedisString>, write: bool) -> Self {
+        let name = match given {
+            Some(arg) => arg.safe_clone(ctx),
+            None => RedisString::create_from_slice(ctx.get_raw(), name),
+        };
         let mode = if write { raw::REDISMODULE_READ | raw::REDISMODULE_WRITE } else { raw::REDISMODULE_READ };
         let ptr = unsafe { api!(RedisModule_OpenKey)(ctx.get_raw(), name.inner, mode as c_int) };
         Key { ctx, name, ptr, writable: write }
@@ -312,6 +317,28 @@ impl<'c> Key<'c> {
                 api!(RedisModule_FreeString)(ptr::null_mut(), a);
             }
         }
+    }
+
+    /// `command key n`: one integer after the key (PEXPIREAT, PEXPIRE, INCRBY),
+    /// passed to Redis as such (no string made here).
+    pub fn replicate_int(&self, command: &CStr, n: i64) {
+        unsafe { api!(RedisModule_Replicate)(self.ctx.get_raw(), command.as_ptr(), c"sl".as_ptr(), self.name.inner, n as c_longlong) };
+    }
+
+    /// `SET key value <unit> n` (PXAT or PX): the bucket states' one write.
+    pub fn replicate_set(&self, value: &[u8], unit: &'static CStr, n: i64) {
+        unsafe {
+            api!(RedisModule_Replicate)(
+                self.ctx.get_raw(),
+                c"SET".as_ptr(),
+                c"sbcl".as_ptr(),
+                self.name.inner,
+                value.as_ptr().cast::<c_char>(),
+                value.len(),
+                unit.as_ptr(),
+                n as c_longlong,
+            )
+        };
     }
 
     /// Tells keyspace-event subscribers what a command would have told them.

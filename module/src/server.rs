@@ -16,7 +16,7 @@ use ratelimit_core::numbers::{int_text, lua_tonumber, redis_int};
 use ratelimit_core::view::{Read, Refused, View};
 use ratelimit_core::Effect;
 use redis_module::raw::{REDISMODULE_NOTIFY_GENERIC, REDISMODULE_NOTIFY_HASH, REDISMODULE_NOTIFY_STRING, REDISMODULE_NOTIFY_ZSET};
-use redis_module::{CallOptions, CallOptionsBuilder, CallReply, CallResult, Context};
+use redis_module::{CallOptions, CallOptionsBuilder, CallReply, CallResult, Context, RedisString};
 
 use crate::keys::{self, Decimal, Key, Kind};
 
@@ -59,6 +59,8 @@ impl Reply {
 
 pub struct Server<'a> {
     ctx: &'a Context,
+    /// The command's arguments: a key opened is the argument string itself.
+    args: &'a [RedisString],
     /// Whether the command writes: its keys are opened for writing from the
     /// first read, so a decision opens each key once.
     writes: bool,
@@ -67,8 +69,8 @@ pub struct Server<'a> {
 }
 
 impl<'a> Server<'a> {
-    pub fn new(ctx: &'a Context, writes: bool) -> Self {
-        Server { ctx, writes, open: RefCell::new(None) }
+    pub fn new(ctx: &'a Context, args: &'a [RedisString], writes: bool) -> Self {
+        Server { ctx, args, writes, open: RefCell::new(None) }
     }
 
     /// Runs `f` on the key `name`, opened once for the decision (again only
@@ -79,7 +81,9 @@ impl<'a> Server<'a> {
         let reuse = matches!(&*open, Some(k) if k.name().as_slice() == name && (k.writable() || !write));
         if !reuse {
             *open = None; // closed before the next is opened
-            *open = Some(Key::open(self.ctx, name, write || self.writes));
+                          // The keys a decision opens are slices of its arguments.
+            let given = self.args.iter().find(|a| a.as_slice().as_ptr() == name.as_ptr() && a.as_slice().len() == name.len());
+            *open = Some(Key::open(self.ctx, name, given, write || self.writes));
         }
         f(open.as_ref().expect("just opened"))
     }
@@ -205,8 +209,8 @@ impl Server<'_> {
         key.set_ttl_ms(ms);
         key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
         match key.expiry_at_ms().filter(|at| *at >= 0) {
-            Some(at) => key.replicate(c"PEXPIREAT", &[Decimal::new(at).as_bytes()]),
-            None => key.replicate(c"PEXPIRE", &[Decimal::new(ms).as_bytes()]),
+            Some(at) => key.replicate_int(c"PEXPIREAT", at),
+            None => key.replicate_int(c"PEXPIRE", ms),
         }
         Ok(())
     }
@@ -220,8 +224,8 @@ impl Server<'_> {
                 key.set_ttl_ms(*ms);
                 key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
                 match key.expiry_at_ms().filter(|at| *at >= 0) {
-                    Some(at) => key.replicate(c"SET", &[value, b"PXAT", Decimal::new(at).as_bytes()]),
-                    None => key.replicate(c"SET", &[value, b"PX", Decimal::new(*ms).as_bytes()]),
+                    Some(at) => key.replicate_set(value, c"PXAT", at),
+                    None => key.replicate_set(value, c"PX", *ms),
                 }
             }
             Effect::Set(value) => {
@@ -236,13 +240,13 @@ impl Server<'_> {
                 let written = if key.kind() == Kind::Missing { key.set_string(text.as_bytes()) } else { key.overwrite_string(text.as_bytes()) };
                 written.then_some(()).ok_or_else(fail)?;
                 key.notify(REDISMODULE_NOTIFY_STRING, INCRBY);
-                key.replicate(c"INCRBY", &[Decimal::new(*n).as_bytes()]);
+                key.replicate_int(c"INCRBY", *n);
             }
             Effect::PExpire(ms) => self.expire(key, *ms)?,
             Effect::PExpireAt(at) => {
                 key.set_expiry_at_ms(*at);
                 key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
-                key.replicate(c"PEXPIREAT", &[Decimal::new(*at).as_bytes()]);
+                key.replicate_int(c"PEXPIREAT", *at);
             }
             Effect::HIncrBy(field, n) => {
                 let now = match key.hash_get(field) {
