@@ -102,6 +102,11 @@ impl<'c> Key<'c> {
         unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }.to_vec()
     }
 
+    /// The string's length (the key must hold a string).
+    pub fn len_string(&self) -> usize {
+        unsafe { api!(RedisModule_ValueLength)(self.ptr) }
+    }
+
     /// Replaces the value with a string, dropping any expiry (as SET does).
     pub fn set_string(&self, value: &[u8]) -> bool {
         let s = self.string(value);

@@ -219,7 +219,13 @@ impl Server<'_> {
         let fail = || Refused("ERR ratelimit: the server refused a write".into());
         match effect {
             Effect::SetPx(value, ms) => {
-                key.set_string(value).then_some(()).ok_or_else(fail)?;
+                // A bucket's state keeps its length (16 bytes): rewritten in
+                // place, it skips a new value object and the keyspace's
+                // replace; the expiry is set next either way, as SET PX sets it.
+                let in_place = key.kind() == Kind::String && key.len_string() == value.len() && key.overwrite_string(value);
+                if !in_place {
+                    key.set_string(value).then_some(()).ok_or_else(fail)?;
+                }
                 key.notify(REDISMODULE_NOTIFY_STRING, SET);
                 key.set_ttl_ms(*ms);
                 key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
