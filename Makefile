@@ -14,7 +14,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind test-php test-fpm matrix demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-php test-fpm matrix zts demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -59,6 +59,9 @@ test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts,
 
 matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6); ROWS="trixie-redis …" to pick; needs root
 	scripts/matrix.bash $(ROWS)
+
+zts: ## the suite under a thread-safe PHP 8.4 (built once from trixie's php8.4 source into a trixie root under /var/cache/ratelimit-matrix); TESTS=… for some phpt only; needs root
+	scripts/zts.bash
 
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
 	scripts/demo.bash

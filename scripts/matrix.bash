@@ -8,7 +8,8 @@
 #
 # A root per Debian suite is built once with mmdebstrap and kept under
 # RATELIMIT_MATRIX_DIR (default /var/cache/ratelimit-matrix, outside the work
-# tree); `make deps` then runs inside it as on a fresh machine of that release.
+# tree; scripts/matrix-lib.bash, shared with `make zts`); `make deps` then
+# runs inside it as on a fresh machine of that release.
 # Each row runs in a private mount namespace (unshare), so the binds it makes
 # (/proc, /dev, ~/.cargo, ~/.rustup, the checkout) vanish with it whatever
 # happens; the processes it leaves in its root are stopped by PID afterwards.
@@ -25,8 +26,7 @@ set -uo pipefail
 # during a run (rows take minutes) cannot change what the run does next.
 {
 cd "$(dirname "$0")/.."
-checkout=$PWD
-dir=${RATELIMIT_MATRIX_DIR:-/var/cache/ratelimit-matrix}
+. scripts/matrix-lib.bash # dir, root_of, prepare_root, in_root, stop_processes_in, fetch_crates
 
 # row  suite  server binary  what it is for
 ROWS='
@@ -45,81 +45,17 @@ done
 field() { awk -v r="$1" -v f="$2" '$1 == r {print $f}' <<<"$ROWS"; }
 about() { awk -v r="$1" '$1 == r {$1 = $2 = $3 = ""; sub(/^ +/, ""); print}' <<<"$ROWS"; }
 
-[ "$(id -u)" = 0 ] || { echo "make matrix needs root (mmdebstrap, chroot, mount)" >&2; exit 2; }
-command -v mmdebstrap >/dev/null || apt-get install -y -qq mmdebstrap >/dev/null || { echo "cannot install mmdebstrap" >&2; exit 1; }
-mkdir -p "$dir/roots" "$dir/logs"
-# The crates are fetched here, where the machine's own certificates are
-# trusted; the roots then build offline from the shared ~/.cargo.
-cargo fetch --locked --quiet || { echo "cargo fetch failed" >&2; exit 1; }
-
-# Packages a suite's root starts with, before `make deps` runs in it.
-suite_packages() {
-  case $1 in
-    trixie | sid) echo make,ca-certificates,valkey-server,valkey-tools ;;
-    bullseye) echo redis-server ;;
-    *) echo make,ca-certificates ;;
-  esac
-}
-
-# The root of a suite, built when missing. Prints its path; 1 when it could
-# not be built (mmdebstrap's log says why).
-root_of() {
-  local suite=$1 root=$dir/roots/$1 opts=()
-  [ -f "$root/.ratelimit-ready" ] && { echo "$root"; return 0; }
-  # sid here is a frozen snapshot whose Release file is past its date.
-  [ "$suite" = sid ] && opts+=(--aptopt='Acquire::Check-Valid-Until "false"')
-  rm -rf "$root" "$root.new"
-  echo "building the $suite root (mmdebstrap)..." >&2
-  if ! mmdebstrap --variant=apt "${opts[@]}" --include="$(suite_packages "$suite")" "$suite" "$root.new" >"$dir/logs/root-$suite.log" 2>&1; then
-    rm -rf "$root.new"
-    echo "mmdebstrap $suite failed: $(tail -3 "$dir/logs/root-$suite.log" | tr '\n' ' ')" >&2
-    return 1
-  fi
-  mv "$root.new" "$root" && touch "$root/.ratelimit-ready" && echo "$root"
-}
-
-# Stops every process still running inside $1 (a test that left a server).
-stop_processes_in() {
-  local root pid pids=()
-  root=$(realpath "$1")
-  for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-    [ "$(readlink "/proc/$pid/root" 2>/dev/null)" = "$root" ] && pids+=("$pid")
-  done
-  [ ${#pids[@]} -gt 0 ] || return 0
-  echo "stopping ${#pids[@]} process(es) left in $root: ${pids[*]}" >&2
-  kill "${pids[@]}" 2>/dev/null; sleep 1; kill -KILL "${pids[@]}" 2>/dev/null
-  return 0
-}
-
-# A fresh copy of the checkout's files (what git tracks or would add) in
-# $1/build/ratelimit, and the mount points of the host's Rust toolchain.
-copy_checkout_into() {
-  mkdir -p "$1/build/ratelimit" "$1/root/.cargo" "$1/root/.rustup"
-  find "$1/build/ratelimit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
-  git -C "$checkout" ls-files -z --cached --others --exclude-standard \
-    | (cd "$checkout" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$1/build/ratelimit"
-}
+fetch_crates || exit 1
 
 # Builds the server module inside root $1 (its C library, its libclang for
 # the bindings) with the host's toolchain, into $1/build/ratelimit-redis.so;
 # installs the build tools the root lacks first. Log in $2.
 build_module_in() {
   local root=$1
-  cp /etc/resolv.conf "$root/etc/resolv.conf"
-  copy_checkout_into "$root"
-  unshare --mount --propagation private bash -c '
-    set -e
-    root=$1
-    mount -t proc proc "$root/proc"
-    mount --rbind /dev "$root/dev"
-    mount --bind "$HOME/.cargo" "$root/root/.cargo"
-    mount --bind "$HOME/.rustup" "$root/root/.rustup"
-    exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-      PATH=/root/.cargo/bin:/usr/sbin:/usr/bin:/sbin:/bin CARGO_TARGET_DIR=/build/target CARGO_NET_OFFLINE=true \
-      bash -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends gcc libc6-dev clang libclang-dev \
+  prepare_root "$root"
+  in_root "$root" bash -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends gcc libc6-dev clang libclang-dev \
         && cd /build/ratelimit && cargo build --release --locked -p ratelimit-redis \
-        && cp /build/target/release/libratelimit_redis.so /build/ratelimit-redis.so"
-  ' _ "$root" >"$2" 2>&1
+        && cp /build/target/release/libratelimit_redis.so /build/ratelimit-redis.so" >"$2" 2>&1
   local rc=$?
   stop_processes_in "$root"
   return $rc
@@ -161,11 +97,8 @@ exec chroot /opt/redis6 /usr/bin/redis-server "$@"
 WRAPPER
     chmod 755 "$root/usr/local/bin/redis6-server"
   fi
-  cp /etc/resolv.conf "$root/etc/resolv.conf" # apt inside the root (make deps)
-  # A minimal root may have no /etc/hosts: the TLS tests connect to "localhost".
-  grep -qw localhost "$root/etc/hosts" 2>/dev/null || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >>"$root/etc/hosts"
   mkdir -p "$root/opt/redis6"
-  copy_checkout_into "$root"
+  prepare_root "$root" # apt inside it (make deps), localhost, the checkout
   echo "== $row: $(about "$row") (log: $log)"
   unshare --mount --propagation private bash -c '
     set -e

@@ -44,7 +44,10 @@ fi
 # 3. The phpt suite, against a redis-server of our own: a pass per server
 # kind. RATELIMIT_SERVER_MODULE tells the tests' own servers (config.inc) to
 # load the module too.
+# Debian's php-dev keeps it under the extension dir; a PHP built from source
+# (make zts: /opt/php-zts) under <prefix>/lib/php/build.
 run_tests=$(php-config --extension-dir)/build/run-tests.php
+[ -f "$run_tests" ] || run_tests=$(php-config --prefix)/lib/php/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
 export RATELIMIT_TEST_SO=$so RATELIMIT_MODULE_SO=$module NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
 log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM

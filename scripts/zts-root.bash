@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `make zts` inside its trixie root (run by scripts/zts.bash, chrooted, at
+# nice 19, /opt/php-zts/bin first on PATH, a copy of the checkout in
+# /build/ratelimit): a thread-safe PHP 8.4 in /opt/php-zts, phpredis for it,
+# then make deps and make test (or make test-php TESTS=… when TESTS is set).
+#
+# PHP is built once: /opt/php-zts/.ratelimit-ready marks a finished install
+# (RATELIMIT_ZTS_REBUILD=1 builds again). Its extensions are those the suite
+# and the frameworks it drives need; json, pcre, hash, random, reflection and
+# spl are always built in. redis.so is the one shared extension
+# (scripts/php.bash loads it with -d extension=redis).
+set -euo pipefail
+prefix=/opt/php-zts
+jobs=-j2
+
+# Unpacks Debian source package $1 into the current directory: $2 when given
+# (a tarball or a directory), else apt-get source; when the mirror has the
+# upstream tarball but not the rest (.dsc, Debian's changes), that tarball,
+# which apt checked against the source index. Prints the directory made.
+unpack_source() {
+  local pkg=$1 given=${2:-} orig
+  if [ -n "$given" ]; then
+    echo "$pkg: from $given (RATELIMIT_*_SRC)" >&2
+    if [ -d "$given" ]; then cp -a "$given" .; else tar -xf "$given"; fi
+  elif apt-get source -qq "$pkg" >&2; then
+    echo "$pkg: apt-get source $pkg" >&2
+    find . -mindepth 1 -maxdepth 1 -type d -name "$pkg-*"
+    return 0
+  elif orig=$(ls "$pkg"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1) && [ -n "$orig" ]; then
+    echo "$pkg: the mirror has no complete source package; its upstream tarball $orig, without Debian's changes" >&2
+    tar -xf "$orig"
+  else
+    echo "$pkg: no source (apt-get source failed; RATELIMIT_PHP_SRC / RATELIMIT_PHPREDIS_SRC can name a tarball)" >&2
+    return 1
+  fi
+  find . -mindepth 1 -maxdepth 1 -type d | head -1
+}
+
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends build-essential pkg-config autoconf bison re2c dpkg-dev xz-utils \
+  libssl-dev zlib1g-dev >/dev/null
+
+if [ "${RATELIMIT_ZTS_REBUILD:-0}" = 1 ] || [ ! -f "$prefix/.ratelimit-ready" ]; then
+  started=$SECONDS
+  rm -rf "$prefix" /build/php-src && mkdir -p /build/php-src && cd /build/php-src
+  src=$(unpack_source php8.4 "${RATELIMIT_PHP_SRC:-}")
+  cd "$src"
+  # Debian's changes touch the build files; a tarball already has configure.
+  if [ ! -x configure ] || [ -d debian/patches ]; then ./buildconf --force; fi
+  ./configure --prefix="$prefix" --enable-zts --enable-embed --enable-fpm --disable-cgi --disable-phpdbg \
+    --disable-all --with-config-file-path="$prefix/etc" \
+    --enable-ctype --enable-filter --with-iconv --enable-mbstring --disable-mbregex --with-openssl \
+    --enable-pcntl --enable-posix --enable-session --enable-sockets --enable-tokenizer --with-zlib \
+    >/build/php-src/configure.log 2>&1 || { tail -30 /build/php-src/configure.log; exit 1; }
+  make "$jobs" >/build/php-src/make.log 2>&1 || { tail -40 /build/php-src/make.log; exit 1; }
+  make install >/build/php-src/install.log 2>&1 || { tail -20 /build/php-src/install.log; exit 1; }
+  # The php-fpm the fpm test runs is php-fpmX.Y on PATH, as Debian names it.
+  ln -sf "../sbin/php-fpm" "$prefix/bin/php-fpm$("$prefix/bin/php" -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')"
+
+  # phpredis, built with this PHP's phpize.
+  mkdir -p /build/phpredis-src && cd /build/phpredis-src && rm -rf ./*
+  unpack_source php-redis "${RATELIMIT_PHPREDIS_SRC:-}" >/dev/null
+  cd "$(dirname "$(find . -name config.m4 -path '*redis*' | head -1)")"
+  { "$prefix/bin/phpize" && ./configure --with-php-config="$prefix/bin/php-config" && make "$jobs" && make install; } \
+    >/build/phpredis-src/build.log 2>&1 || { tail -30 /build/phpredis-src/build.log; exit 1; }
+  echo "$src" >"$prefix/.ratelimit-ready"
+  echo "PHP ZTS and phpredis built in $((SECONDS - started)) s"
+fi
+
+cd /build/ratelimit
+php -n -v
+php -n -r 'exit(PHP_ZTS ? 0 : 1);' || { echo "$(command -v php) is not thread-safe"; exit 1; }
+php -n -d extension=redis -r 'echo "phpredis ", phpversion("redis"), "\n";'
+make deps
+if [ -n "${TESTS:-}" ]; then
+  make test-php TESTS="$TESTS"
+else
+  make test
+fi
