@@ -18,15 +18,7 @@ so=${1:-modules/ratelimit.so} php_config=${2:-php-config}
 php_version=$("$php_config" --version | cut -d. -f1,2)
 php_api=$("$php_config" --phpapi)
 ext_dir=$("$php_config" --extension-dir)
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)-1
-arch=$(dpkg --print-architecture)
-name=php$php_version-ratelimit
-deb=dist/${name}_${version}_$arch.deb
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-deb.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-root=$work/root
-install -d "$root/DEBIAN"
+deb_start "php$php_version-ratelimit" Cargo.toml
 install -D -m 0644 "$so" "$root$ext_dir/ratelimit.so"
 strip --strip-unneeded "$root$ext_dir/ratelimit.so"
 install -D -m 0644 ratelimit.ini "$root/etc/php/$php_version/mods-available/ratelimit.ini"

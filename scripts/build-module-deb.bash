@@ -15,15 +15,7 @@ cd "$(dirname "$0")/.."
 . scripts/deb-lib.bash
 so=${1:-modules/ratelimit-redis.so}
 
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' module/Cargo.toml | head -1)-1
-arch=$(dpkg --print-architecture)
-name=ratelimit-redis-module
-deb=dist/${name}_${version}_$arch.deb
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-module-deb.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-root=$work/root
-install -d "$root/DEBIAN"
+deb_start "ratelimit-redis-module" module/Cargo.toml
 # 0755: Redis refuses to load a module file without execute permission.
 install -D -m 0755 "$so" "$root/usr/lib/redis/modules/ratelimit-redis.so"
 strip --strip-unneeded "$root/usr/lib/redis/modules/ratelimit-redis.so"

@@ -1,6 +1,20 @@
 # What both Debian packages (scripts/build-deb.bash, scripts/build-module-deb.bash)
 # do alike, sourced by them. Each builds its tree in $work/root first.
 
+# deb_start NAME CARGO_TOML: sets version (the crate's, Debian revision -1),
+# arch, deb (its path in dist/), work (a temp dir removed on exit) and root
+# (the package tree, with its DEBIAN/).
+deb_start() {
+  name=$1
+  version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$2" | head -1)-1
+  arch=$(dpkg --print-architecture)
+  deb=dist/${name}_${version}_$arch.deb
+  work=$(mktemp -d "${TMPDIR:-/tmp}/$name-deb.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  root=$work/root
+  install -d "$root/DEBIAN"
+}
+
 # deb_shlibs WORK NAME FILE: the Depends of the shared libraries FILE (a path
 # under WORK) needs, as package versions. dpkg-shlibdeps wants a
 # debian/control to read; a minimal one in the work dir will do.
