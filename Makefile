@@ -14,7 +14,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind test-php test-fpm matrix zts demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-php test-threads test-fpm matrix zts demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -53,6 +53,9 @@ test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrin
 
 test-php: $(SO) $(MODULE_SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick; RATELIMIT_MODULE_PASS=only|no: only/without the pass with the module)
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)
+
+test-threads: $(SO) $(MODULE_SO) ## under a thread-safe PHP with the embed SAPI (make zts runs it): 16 threads in one process, exact counts, one pool, per-request ini, block cache, fork, faults (TESTS=… to pick)
+	scripts/threads.bash $(TESTS)
 
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
 	scripts/fpm-load.bash

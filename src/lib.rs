@@ -7,6 +7,7 @@
 #![cfg_attr(windows, feature(abi_vectorcall))]
 
 pub mod error;
+pub mod fork;
 pub mod limiter;
 pub mod memory;
 pub mod php;

@@ -43,6 +43,7 @@ pub fn parse_dsn(dsn: &str) -> Option<Result<String>> {
 
 /// The store named `name`, created on first use; the same one every time after.
 pub fn target(name: &str) -> Arc<MemoryTarget> {
+    let _inside = crate::fork::enter();
     TARGETS
         .lock()
         .entry(name.to_string())
@@ -59,6 +60,7 @@ impl MemoryTarget {
 
 /// Every store this process has, by name, with its live keys (for `php --ri`).
 pub fn targets() -> Vec<(String, usize)> {
+    let _inside = crate::fork::enter();
     let mut all: Vec<(String, usize)> = TARGETS.lock().values().map(|t| (t.name.clone(), t.store.lock().len())).collect();
     all.sort();
     all
@@ -81,13 +83,13 @@ impl MemoryTarget {
 
     /// `take` or `peek` on one key; `now_us` replaces the clock (tests).
     pub fn decide(&self, key: &[u8], algo: &Algorithm, cost: i64, peek: bool, now_us: Option<i64>) -> Result<Answer> {
-        entries::decide(&mut *self.store.lock(), key, algo, cost as f64, now_us.map(|n| n as f64), peek).map_err(|e| self.failed(e))
+        self.with_store(|store| entries::decide(store, key, algo, cost as f64, now_us.map(|n| n as f64), peek)).map_err(|e| self.failed(e))
     }
 
     /// `take` on every key in order, at one instant, as one step: no other
     /// thread's decision comes between them.
     pub fn take_many(&self, keys: &[&[u8]], algo: &Algorithm, cost: i64, now_us: Option<i64>) -> Vec<Result<Answer>> {
-        entries::take_many(&mut *self.store.lock(), keys, algo, cost as f64, now_us.map(|n| n as f64))
+        self.with_store(|store| entries::take_many(store, keys, algo, cost as f64, now_us.map(|n| n as f64)))
             .into_iter()
             .map(|r| r.map_err(|e| self.failed(e)))
             .collect()
@@ -95,19 +97,22 @@ impl MemoryTarget {
 
     /// All members or none (`CompoundRateLimiter`).
     pub fn compound(&self, members: &[(&[u8], Algorithm)], cost: i64, peek: bool, now_us: Option<i64>) -> Result<CompoundAnswer> {
-        entries::compound(&mut *self.store.lock(), members, cost as f64, now_us.map(|n| n as f64), peek).map_err(|e| self.failed(e))
+        self.with_store(|store| entries::compound(store, members, cost as f64, now_us.map(|n| n as f64), peek)).map_err(|e| self.failed(e))
     }
 
     /// DEL.
     pub fn delete(&self, keys: &[&[u8]]) {
-        let mut store = self.store.lock();
-        for key in keys {
-            store.delete(key);
-        }
+        self.with_store(|store| {
+            for key in keys {
+                store.delete(key);
+            }
+        });
     }
 
-    /// The store itself, for looking at what decisions left (tests, phpinfo).
+    /// The store itself (decisions; tests and phpinfo look at what they left),
+    /// locked inside the fork gate (`crate::fork`).
     pub fn with_store<T>(&self, f: impl FnOnce(&mut Store) -> T) -> T {
+        let _inside = crate::fork::enter();
         f(&mut self.store.lock())
     }
 }

@@ -1,68 +1,71 @@
 //! The `ratelimit.*` ini settings. Each entry has an `on_modify` handler that
-//! parses the new value once and stores it here, so the hot path reads an atomic
-//! instead of looking the setting up by name on every call. A value that does not
+//! parses the new value once and stores it here, so the hot path reads a
+//! thread-local value instead of looking the setting up by name on every call. A value that does not
 //! parse is refused (`ini_set()` returns false and the old value stays).
 
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::Duration;
 
 use ext_php_rs::ffi::{zend_ini_entry, zend_string};
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
-use parking_lot::RwLock;
 
 pub use crate::limiter::OnError;
 
 pub const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
 
-static ON_ERROR: AtomicU8 = AtomicU8::new(OnError::Throw as u8);
-static CONNECT_TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
-static TIMEOUT_US: AtomicU64 = AtomicU64::new(1_000_000);
-static REDIS_URL: RwLock<String> = RwLock::new(String::new());
-static KEY_PREFIX: RwLock<Vec<u8>> = RwLock::new(Vec::new());
-static BLOCK_CACHE: AtomicU8 = AtomicU8::new(0);
-static BLOCK_CACHE_SIZE: AtomicU64 = AtomicU64::new(10_000);
-/// `ratelimit.server_module`: 1 auto, 0 off.
-static SERVER_MODULE: AtomicU8 = AtomicU8::new(1);
+// Per thread, because PHP's ini values are per thread: a thread-safe (ZTS)
+// PHP keeps each thread's own copy, calls `on_modify` in every new thread
+// with php.ini's values (`zend_ini_refresh_caches` at thread start), and an
+// `ini_set()` and its undoing at request end run on the thread of that
+// request. A process-wide copy would let one thread's `ini_set()` change
+// the requests of every other thread. Without threads there is one thread,
+// and this is the plain per-process value.
+thread_local! {
+    static ON_ERROR: Cell<u8> = const { Cell::new(OnError::Throw as u8) };
+    static CONNECT_TIMEOUT_US: Cell<u64> = const { Cell::new(1_000_000) };
+    static TIMEOUT_US: Cell<u64> = const { Cell::new(1_000_000) };
+    static REDIS_URL: RefCell<String> = const { RefCell::new(String::new()) };
+    static KEY_PREFIX: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static BLOCK_CACHE: Cell<bool> = const { Cell::new(false) };
+    static BLOCK_CACHE_SIZE: Cell<u64> = const { Cell::new(10_000) };
+    /// `ratelimit.server_module`: true auto, false off.
+    static SERVER_MODULE: Cell<bool> = const { Cell::new(true) };
+}
 
 pub fn on_error() -> OnError {
-    match ON_ERROR.load(Ordering::Relaxed) {
+    match ON_ERROR.get() {
         1 => OnError::Allow,
         2 => OnError::Deny,
         _ => OnError::Throw,
     }
 }
 pub fn connect_timeout() -> Duration {
-    Duration::from_micros(CONNECT_TIMEOUT_US.load(Ordering::Relaxed))
+    Duration::from_micros(CONNECT_TIMEOUT_US.get())
 }
 pub fn timeout() -> Duration {
-    Duration::from_micros(TIMEOUT_US.load(Ordering::Relaxed))
+    Duration::from_micros(TIMEOUT_US.get())
 }
 pub fn redis_url() -> String {
-    let url = REDIS_URL.read();
-    if url.is_empty() {
-        DEFAULT_REDIS_URL.to_string()
-    } else {
-        url.clone()
-    }
+    REDIS_URL.with_borrow(|url| if url.is_empty() { DEFAULT_REDIS_URL.to_string() } else { url.clone() })
 }
 /// Whether a call may use the server module's commands where the server has
 /// them (`ratelimit.server_module = auto`) rather than the Lua library.
 pub fn server_module() -> bool {
-    SERVER_MODULE.load(Ordering::Relaxed) == 1
+    SERVER_MODULE.get()
 }
 /// Entries the block cache may hold, 0 when `ratelimit.block_cache` is off.
 pub fn block_cache() -> usize {
-    if BLOCK_CACHE.load(Ordering::Relaxed) == 1 {
-        BLOCK_CACHE_SIZE.load(Ordering::Relaxed) as usize
+    if BLOCK_CACHE.get() {
+        BLOCK_CACHE_SIZE.get() as usize
     } else {
         0
     }
 }
 pub fn key_prefix() -> Vec<u8> {
-    KEY_PREFIX.read().clone()
+    KEY_PREFIX.with_borrow(|p| p.clone())
 }
 
 /// A connection count as written in php.ini: a whole number 1..=65536.
@@ -89,7 +92,7 @@ fn apply_redis_url(v: &[u8]) -> bool {
     if !valid {
         return false;
     }
-    *REDIS_URL.write() = s.to_string();
+    REDIS_URL.set(s.to_string());
     true
 }
 fn apply_connect_timeout(v: &[u8]) -> bool {
@@ -98,10 +101,10 @@ fn apply_connect_timeout(v: &[u8]) -> bool {
 fn apply_timeout(v: &[u8]) -> bool {
     store_seconds(&TIMEOUT_US, v)
 }
-fn store_seconds(slot: &AtomicU64, v: &[u8]) -> bool {
+fn store_seconds(slot: &'static std::thread::LocalKey<Cell<u64>>, v: &[u8]) -> bool {
     match std::str::from_utf8(v).ok().and_then(parse_seconds) {
         Some(d) => {
-            slot.store(d.as_micros() as u64, Ordering::Relaxed);
+            slot.set(d.as_micros() as u64);
             true
         }
         None => false,
@@ -118,7 +121,7 @@ pub fn parse_bool(s: &str) -> Option<bool> {
 fn apply_block_cache(v: &[u8]) -> bool {
     match std::str::from_utf8(v).ok().and_then(parse_bool) {
         Some(on) => {
-            BLOCK_CACHE.store(on as u8, Ordering::Relaxed);
+            BLOCK_CACHE.set(on);
             true
         }
         None => false,
@@ -128,7 +131,7 @@ fn apply_block_cache(v: &[u8]) -> bool {
 fn apply_block_cache_size(v: &[u8]) -> bool {
     match std::str::from_utf8(v).ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| (1..=10_000_000).contains(n)) {
         Some(n) => {
-            BLOCK_CACHE_SIZE.store(n, Ordering::Relaxed);
+            BLOCK_CACHE_SIZE.set(n);
             true
         }
         None => false,
@@ -137,14 +140,14 @@ fn apply_block_cache_size(v: &[u8]) -> bool {
 fn apply_on_error(v: &[u8]) -> bool {
     match std::str::from_utf8(v).ok().and_then(OnError::parse) {
         Some(p) => {
-            ON_ERROR.store(p as u8, Ordering::Relaxed);
+            ON_ERROR.set(p as u8);
             true
         }
         None => false,
     }
 }
 fn apply_key_prefix(v: &[u8]) -> bool {
-    *KEY_PREFIX.write() = v.to_vec();
+    KEY_PREFIX.set(v.to_vec());
     true
 }
 fn apply_max_connections(v: &[u8]) -> bool {
@@ -160,11 +163,11 @@ fn apply_max_connections(v: &[u8]) -> bool {
 /// as "1"), so those count too.
 fn apply_server_module(v: &[u8]) -> bool {
     let auto = match std::str::from_utf8(v).map(|s| s.trim().to_ascii_lowercase()).as_deref() {
-        Ok("auto" | "on" | "1") => 1,
-        Ok("off" | "" | "0") => 0,
+        Ok("auto" | "on" | "1") => true,
+        Ok("off" | "" | "0") => false,
         _ => return false,
     };
-    SERVER_MODULE.store(auto, Ordering::Relaxed);
+    SERVER_MODULE.set(auto);
     true
 }
 

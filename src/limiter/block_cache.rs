@@ -10,9 +10,11 @@
 //! retryAfter may be later than the one remembered). Memory is bounded: at
 //! most `size` entries, expired ones dropped first, then the oldest.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
+
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
 
 use super::outcome::Outcome;
 
@@ -103,14 +105,21 @@ impl BlockCache {
     }
 }
 
-thread_local! {
-    /// This process's cache (PHP runs one request at a time per process or thread).
-    pub static CACHE: RefCell<BlockCache> = RefCell::new(BlockCache::default());
+/// This process's cache, shared by its threads (a thread-safe PHP runs many
+/// requests at once in one process): a `reset()` in one thread is seen by
+/// every other at once, as the module docs promise for "this process". Held
+/// only for a lookup or an update, never across a round trip.
+static CACHE: Lazy<Mutex<BlockCache>> = Lazy::new(Default::default);
+
+/// Runs `f` on this process's cache.
+pub fn with_cache<T>(f: impl FnOnce(&mut BlockCache) -> T) -> T {
+    let _inside = crate::fork::enter();
+    f(&mut CACHE.lock())
 }
 
 /// (entries, hits) of this process's cache, for `php --ri`.
 pub fn stats() -> (usize, u64) {
-    CACHE.with_borrow(|c| (c.len(), c.hits()))
+    with_cache(|c| (c.len(), c.hits()))
 }
 
 #[cfg(test)]

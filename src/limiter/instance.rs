@@ -10,7 +10,7 @@ use std::time::Instant;
 use ratelimit_core::Algorithm;
 
 use super::backend::Backend;
-use super::block_cache::CACHE;
+use super::block_cache::with_cache;
 use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
@@ -107,7 +107,7 @@ impl Limiter {
 
     /// Drops the block cache's entries of `key` (its state changed here).
     pub fn forget(&self, key: &[u8]) {
-        CACHE.with_borrow_mut(|c| c.forget(key));
+        with_cache(|c| c.forget(key));
     }
 
     /// The Redis key for `id`: `prefix:id`, or the bare prefix for the empty
@@ -157,7 +157,7 @@ impl Limiter {
         };
         let cached = opts.block_cache > 0 && now_us.is_none();
         if cached {
-            if let Some(o) = CACHE.with_borrow_mut(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
+            if let Some(o) = with_cache(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
                 return Ok(o);
             }
         }
@@ -192,7 +192,7 @@ impl Limiter {
     /// A denial from Redis, for the block cache (only when it is on).
     fn remember(&self, key: &[u8], cost: i64, o: &Outcome, opts: CallOptions) {
         if opts.block_cache > 0 && !o.allowed {
-            CACHE.with_borrow_mut(|c| c.remember(key, self.fingerprint, cost, o, Instant::now(), opts.block_cache));
+            with_cache(|c| c.remember(key, self.fingerprint, cost, o, Instant::now(), opts.block_cache));
         }
     }
 
@@ -230,7 +230,7 @@ impl Limiter {
         let mut answers: Vec<Option<Result<Outcome>>> = keys
             .iter()
             .map(|key| {
-                (opts.block_cache > 0).then(|| CACHE.with_borrow_mut(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten().map(Ok)
+                (opts.block_cache > 0).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten().map(Ok)
             })
             .collect();
         let keys: Vec<&Vec<u8>> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k).collect();
@@ -260,7 +260,7 @@ impl Limiter {
     /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
-        CACHE.with_borrow_mut(|c| c.forget(&key));
+        with_cache(|c| c.forget(&key));
         match &self.backend {
             Backend::Memory(store) => {
                 store.delete(&[&key]);

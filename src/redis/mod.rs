@@ -8,7 +8,6 @@
 pub mod conn;
 pub mod counter;
 pub mod dsn;
-pub mod fork;
 pub mod open;
 pub mod pool;
 pub mod redact;

@@ -11,7 +11,7 @@
 //!
 //! Three rules keep a decision from ever being read off the wrong reply:
 //! - a connection remembers the process incarnation that opened it
-//!   (`fork::generation`, in effect the PID); after `fork()` the child sees
+//!   (`crate::fork::generation`, in effect the PID); after `fork()` the child sees
 //!   another and opens its own (the parent's socket is shared with
 //!   the child, and two processes reading one socket cross their replies);
 //! - after any I/O error or timeout the connection is dropped: a reply that
@@ -25,8 +25,9 @@
 //! when the sentinels name another master (asked at most once a second,
 //! `sentinel::Confirmed`): a master failed over while still up is left at once.
 
+use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -68,20 +69,28 @@ static DROPPED: AtomicU64 = AtomicU64::new(0);
 /// The bound by default: room for many targets per process, far below the
 /// usual 1024 descriptors (`ratelimit.max_connections`).
 pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
-static MAX_CONNECTIONS: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_CONNECTIONS);
+thread_local! {
+    /// The bound as the calling thread sees it. The pool is one per process,
+    /// but a thread-safe PHP keeps `ratelimit.max_connections` per thread (a
+    /// request's `ini_set()` is its own): the bound of the thread that opens a
+    /// slot is the one enforced then.
+    static MAX_CONNECTIONS: Cell<usize> = const { Cell::new(DEFAULT_MAX_CONNECTIONS) };
+}
 
-/// Sets how many connections the process keeps open at most (the PHP layer
-/// applies `ratelimit.max_connections` here); the next new slot enforces it.
+/// Sets how many connections the process keeps open at most, as the calling
+/// thread sees it (the PHP layer applies `ratelimit.max_connections` here);
+/// the next new slot enforces it.
 pub fn set_max_connections(n: usize) {
-    MAX_CONNECTIONS.store(n.max(1), Ordering::Relaxed);
+    MAX_CONNECTIONS.set(n.max(1));
 }
 
 fn max_connections() -> usize {
-    MAX_CONNECTIONS.load(Ordering::Relaxed)
+    MAX_CONNECTIONS.get()
 }
 
 /// The slot for `target`, created on first use. No connection is opened here.
 pub fn slot(target: Target) -> Arc<Slot> {
+    let _inside = crate::fork::enter();
     let mut pool = POOL.lock();
     if let Some(slot) = pool.get(&target) {
         return slot.clone();
@@ -101,7 +110,7 @@ pub fn slot(target: Target) -> Arc<Slot> {
 /// Keeps the pool within its bound; `keep` is the slot in use right now.
 /// Slots busy in a call (locked) are left alone.
 fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
-    let pid = super::fork::generation();
+    let pid = crate::fork::generation();
     // (open, last used, target) of every idle slot but `keep`.
     let mut idle: Vec<(bool, u64, Target)> = pool
         .values()
@@ -158,7 +167,8 @@ pub fn stats() -> PoolStats {
 }
 
 pub fn state() -> Vec<SlotState> {
-    let pid = super::fork::generation();
+    let _inside = crate::fork::enter();
+    let pid = crate::fork::generation();
     let pool = POOL.lock();
     let mut rows: Vec<SlotState> = pool
         .values()
@@ -189,6 +199,8 @@ impl Slot {
     /// it before our command, so the command was never run. A timeout is never
     /// retried, since the command may have run.
     pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        // The pool's locks are taken inside the gate: a fork() waits for this call.
+        let _inside = crate::fork::enter();
         self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let opened = self.opened.load(Ordering::Relaxed);
         let failures = self.failures.load(Ordering::Relaxed);
@@ -203,7 +215,7 @@ impl Slot {
 
     fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         let mut guard = self.live.lock();
-        let pid = super::fork::generation();
+        let pid = crate::fork::generation();
         if guard.as_ref().is_some_and(|l| l.pid != pid) {
             // Opened by our parent before fork(): closing our copy of the fd is
             // harmless to the parent; reading from it is not.
@@ -255,6 +267,7 @@ impl Slot {
         timeouts: Timeouts,
         op: impl FnMut(&mut Conn) -> RedisResult<Vec<RedisResult<T>>>,
     ) -> Result<Vec<Result<T>>> {
+        let _inside = crate::fork::enter();
         let all = self.run(timeouts, op)?;
         if all.iter().any(|r| r.as_ref().is_err_and(|e| self.demoted(e))) {
             self.live.lock().take();

@@ -1,0 +1,10 @@
+<?php
+// One request of one_pool.phpt: decisions on two targets (databases 0 and 1
+// of the test's own server, $_GET['port']), by limiters built anew in every
+// request, as a framework's middleware does.
+$t = (int) $_GET['thread'];
+foreach ([0, 1] as $db) {
+    $limiter = new GcraRateLimiter("redis://127.0.0.1:{$_GET['port']}/$db", 'pool', 1000, 1000000, 1);
+    for ($i = 0; $i < 50; $i++) $limiter->isAllowed("t$t");
+}
+echo "done $t\n";
