@@ -229,9 +229,7 @@ impl Limiter {
         // order (a cached answer changes nothing in Redis).
         let mut answers: Vec<Option<Result<Outcome>>> = keys
             .iter()
-            .map(|key| {
-                (opts.block_cache > 0).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten().map(Ok)
-            })
+            .map(|key| (opts.block_cache > 0).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten().map(Ok))
             .collect();
         let keys: Vec<&Vec<u8>> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k).collect();
         if keys.is_empty() {
