@@ -63,7 +63,7 @@ test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts,
 matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6); ROWS="trixie-redis …" to pick; needs root
 	scripts/matrix.bash $(ROWS)
 
-zts: ## the suite under a thread-safe PHP 8.4 (built once from trixie's php8.4 source into a trixie root under /var/cache/ratelimit-matrix); TESTS=… for some phpt only; needs root
+zts: ## the suite and make test-threads under a thread-safe PHP 8.4 (built once from trixie's php8.4 source into a trixie root under /var/cache/ratelimit-matrix); TESTS=… for some phpt only; needs root
 	scripts/zts.bash
 
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
