@@ -14,7 +14,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind test-php test-threads test-fpm matrix zts demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-php test-threads bench-threads test-fpm matrix zts demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -56,6 +56,9 @@ test-php: $(SO) $(MODULE_SO) ## only the phpt suite (TESTS=php-tests/some.phpt t
 
 test-threads: $(SO) $(MODULE_SO) ## under a thread-safe PHP with the embed SAPI (make zts runs it): 16 threads in one process, exact counts, one pool, per-request ini, block cache, fork, faults (TESTS=… to pick)
 	scripts/threads.bash $(TESTS)
+
+bench-threads: $(SO) ## under a thread-safe PHP with the embed and FPM SAPIs (make bench runs it in make zts's root): 16 threads of one process against 16 php-fpm workers, decisions per second
+	scripts/bench-threads.bash
 
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
 	scripts/fpm-load.bash

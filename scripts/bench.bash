@@ -35,6 +35,21 @@ BENCH_REDIS_PORT=$REDIS_PORT BENCH_REDIS_SOCKET=$REDIS_SOCKET \
 redis_stop
 
 "${PHP[@]}" bench/report.php "$OUT/results.json" "$OUT/plot.dat" > BENCHMARKS.md
+# The threads row needs a thread-safe PHP: make zts's, in its Debian root
+# (chroot: root only). Measured there when make zts has built it; building
+# it (about half an hour) is left to make zts.
+zts_ready=/var/cache/ratelimit-matrix/roots/trixie-zts/opt/php-zts/.ratelimit-ready
+if [ "${BENCH_QUICK:-}" != 1 ] && [ "$(id -u)" = 0 ] && [ -f "$zts_ready" ]; then
+  RATELIMIT_ZTS_TARGET=bench-threads scripts/zts.bash >"$OUT/threads.txt" 2>&1 || true
+  section=$(sed -n '/^## Threads: one process against PHP-FPM/,/^Redis accepted/p' "$OUT/threads.txt")
+  if [ -n "$section" ]; then
+    printf '\n%s\n' "$section" >> BENCHMARKS.md
+  else
+    printf '\n## Threads: one process against PHP-FPM (issue 22)\n\nFailed in this run:\n\n```\n%s\n```\n' "$(tail -20 "$OUT/threads.txt")" >> BENCHMARKS.md
+  fi
+else
+  printf '\n## Threads: one process against PHP-FPM (issue 22)\n\nNot measured in this run: it needs the thread-safe PHP that `make zts` builds (as root), then `make bench` again.\n' >> BENCHMARKS.md
+fi
 rows=$(wc -l < "$OUT/plot.dat")
 title="µs per decision, one PHP process, $(date -u +%Y-%m-%d)"
 if [ "${BENCH_QUICK:-}" = 1 ]; then title="$title: QUICK RUN, not for comparison"; fi

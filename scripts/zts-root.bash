@@ -16,55 +16,54 @@ jobs=-j2
 
 # A Debian source package known to be complete on the mirror, for when the
 # suite's own is not served: some mirrors (this project's build machines')
-# answer 404 for the current php8.4 source while still serving this upload
-# (Debian's 8.4.16-1, with Debian's patches). Pinned by the SHA-256 of its
-# .dsc, which in turn pins the tarballs (dpkg-source checks them).
+# answer 404 for trixie's current php8.4 source while still serving this
+# upload (Debian's 8.4.16-1). Pinned by the SHA-256 of its .dsc, whose own
+# SHA-256 lines pin the tarballs.
 declare -A PINNED_DSC=(
   [php8.4]="pool/main/p/php8.4/php8.4_8.4.16-1.dsc 9f2172c07beb78b91fe6388c88343c82d38552f3955def7e0706eb09f6311840"
 )
 
-# Fetches and unpacks the pinned source package of $1 from the root's Debian
-# mirror; fails when there is none or a checksum does not match.
-unpack_pinned() {
-  local pkg=$1 entry path sum mirror dir file
+# Downloads the pinned source package of $1 from the root's Debian mirror
+# into the current directory; fails when there is none or a checksum differs.
+download_pinned() {
+  local pkg=$1 entry path sum mirror dsc
   entry=${PINNED_DSC[$pkg]:-}
   [ -n "$entry" ] || return 1
   read -r path sum <<<"$entry"
+  dsc=$(basename "$path")
   mirror=$(awk '$1 == "deb" && $2 ~ /^https?:/ && $3 == "trixie" {print $2; exit}' /etc/apt/sources.list)
-  dir=$(dirname "$path")
-  curl -fsS -o "$(basename "$path")" "$mirror/$path" || return 1
-  echo "$sum  $(basename "$path")" | sha256sum -c --quiet - >&2 || return 1
-  for file in $(awk '/^Checksums-Sha256:/ {on = 1; next} /^[^ ]/ {on = 0} on {print $3}' "$(basename "$path")"); do
-    curl -fsS -o "$file" "$mirror/$dir/$file" || return 1
-  done
-  dpkg-source -x "$(basename "$path")" >&2 || return 1
+  curl -fsS -o "$dsc" "$mirror/$path" && echo "$sum  $dsc" | sha256sum -c --quiet - >&2 || return 1
+  awk '/^Checksums-Sha256:/ {on = 1; next} /^[^ ]/ {on = 0} on {print $1 "  " $3}' "$dsc" >SHA256SUMS
+  while read -r _ file; do
+    curl -fsS -o "$file" "$mirror/$(dirname "$path")/$file" || return 1
+  done <SHA256SUMS
+  sha256sum -c --quiet SHA256SUMS >&2
 }
 
-# Unpacks Debian source package $1 into the current directory: $2 when given
-# (a tarball or a directory), else apt-get source; else the pinned source
-# package above; when the mirror has the upstream tarball but not the rest
-# (.dsc, Debian's changes), that tarball, which apt checked against the
-# source index. Prints the directory made.
+# Unpacks the upstream source of Debian source package $1 into the current
+# directory and prints the directory made: $2 when given (a tarball or a
+# directory), else the upstream tarball of apt-get source (checked against
+# the mirror's source index; apt keeps what it fetched when another file of
+# the package is missing), else of the pinned package above. Only the
+# upstream tarball: Debian's patches re-lay the install for Debian's own
+# packages (versioned include and build directories, phpize's aclocal),
+# which breaks a PHP of a prefix of its own.
 unpack_source() {
   local pkg=$1 given=${2:-} orig
   if [ -n "$given" ]; then
     echo "$pkg: from $given (RATELIMIT_*_SRC)" >&2
     if [ -d "$given" ]; then cp -a "$given" .; else tar -xf "$given"; fi
-  elif apt-get source -qq "$pkg" >&2; then
-    echo "$pkg: apt-get source $pkg" >&2
-    find . -mindepth 1 -maxdepth 1 -type d -name "$pkg-*"
+    find . -mindepth 1 -maxdepth 1 -type d | head -1
     return 0
-  elif unpack_pinned "$pkg"; then
-    echo "$pkg: the mirror does not serve the suite's source package; the pinned ${PINNED_DSC[$pkg]%% *}" >&2
-    find . -mindepth 1 -maxdepth 1 -type d -name "$pkg-*"
-    return 0
-  elif orig=$(ls "$pkg"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1) && [ -n "$orig" ]; then
-    echo "$pkg: the mirror has no complete source package; its upstream tarball $orig, without Debian's changes" >&2
-    tar -xf "$orig"
-  else
-    echo "$pkg: no source (apt-get source failed; RATELIMIT_PHP_SRC / RATELIMIT_PHPREDIS_SRC can name a tarball)" >&2
-    return 1
   fi
+  apt-get source -qq --download-only "$pkg" >&2 && echo "$pkg: apt-get source $pkg" >&2
+  if ! ls "$pkg"_*.orig.tar.* >/dev/null 2>&1; then
+    download_pinned "$pkg" && echo "$pkg: the mirror does not serve the suite's source package; the pinned ${PINNED_DSC[$pkg]%% *}" >&2
+  fi
+  orig=$(ls "$pkg"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1)
+  [ -n "$orig" ] || { echo "$pkg: no source (RATELIMIT_PHP_SRC / RATELIMIT_PHPREDIS_SRC can name a tarball)" >&2; return 1; }
+  echo "$pkg: its upstream tarball $orig" >&2
+  tar -xf "$orig"
   find . -mindepth 1 -maxdepth 1 -type d | head -1
 }
 
@@ -77,8 +76,8 @@ if [ "${RATELIMIT_ZTS_REBUILD:-0}" = 1 ] || [ ! -f "$prefix/.ratelimit-ready" ];
   rm -rf "$prefix" /build/php-src && mkdir -p /build/php-src && cd /build/php-src
   src=$(unpack_source php8.4 "${RATELIMIT_PHP_SRC:-}")
   cd "$src"
-  # Debian's changes touch the build files; a tarball already has configure.
-  if [ ! -x configure ] || [ -d debian/patches ]; then ./buildconf --force; fi
+  # A release tarball has configure; a tree without one needs it made.
+  [ -x configure ] || ./buildconf --force
   ./configure --prefix="$prefix" --enable-zts --enable-embed --enable-fpm --disable-cgi --disable-phpdbg \
     --disable-all --with-config-file-path="$prefix/etc" \
     --enable-ctype --enable-filter --with-iconv --enable-mbstring --disable-mbregex --with-openssl \
@@ -106,6 +105,10 @@ php -n -d extension=redis -r 'echo "phpredis ", phpversion("redis"), "\n";'
 make deps
 if [ -n "${TESTS:-}" ]; then
   make test-php TESTS="$TESTS"
+  exit
+fi
+if [ -n "${RATELIMIT_ZTS_TARGET:-}" ]; then
+  make "$RATELIMIT_ZTS_TARGET"
   exit
 fi
 # The whole suite, then the thread tests (make test-threads: many threads of

@@ -29,14 +29,14 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_header!("Connection pool (this process)", "State");
         info_table_row!("max connections", stats.max_connections.to_string());
         info_table_row!("targets", slots.len().to_string());
-        info_table_row!("open connections", slots.iter().filter(|s| s.connected).count().to_string());
+        info_table_row!("open connections", slots.iter().map(|s| s.connections).sum::<usize>().to_string());
         info_table_row!("closed by the bound (least recently used)", stats.closed_by_bound.to_string());
         info_table_row!("dropped (no connection, no limiter)", stats.dropped.to_string());
         for s in &slots {
             let path = s.path.map(|p| format!(", decided by {p}")).unwrap_or_default();
             info_table_row!(
                 s.target.as_str(),
-                format!("{}, opened {} time(s), {} failure(s){path}", if s.connected { "open" } else { "closed" }, s.opened, s.failures)
+                format!("{}, opened {} time(s), {} failure(s){path}", connections(s.connections), s.opened, s.failures)
             );
         }
         info_table_row!("server module", if settings::server_module() { "auto (used where the server has it)" } else { "off (Lua only)" });
@@ -53,4 +53,14 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_row!("hits", hits.to_string());
         info_table_end!();
     });
+}
+
+/// A target's connections as phpinfo says them: "open" for the one a
+/// process without threads has, "N open" when threads use more lanes.
+fn connections(n: usize) -> String {
+    match n {
+        0 => "closed".to_string(),
+        1 => "open".to_string(),
+        n => format!("{n} open (of {} for threads)", crate::redis::pool::LANES),
+    }
 }

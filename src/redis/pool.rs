@@ -1,10 +1,18 @@
-//! The per-process connection pool: one connection per `Target`, opened lazily,
+//! The per-process connection pool: a connection per `Target`, opened lazily,
 //! kept across calls and across the requests of a PHP-FPM worker.
+//!
+//! A target has `LANES` places for a connection. One thread (PHP-FPM, the
+//! CLI) only ever uses the first: one connection per target. The threads of
+//! a thread-safe PHP (FrankenPHP) take a free lane each, so up to `LANES`
+//! round trips to one target overlap instead of queueing behind one socket;
+//! a lane is opened only when every open one is busy, and only within the
+//! bound below (otherwise the thread waits its turn on an open one).
 //!
 //! Bounded, so a process that meets many targets (one per db number, per
 //! tenant…) never runs out of file descriptors:
 //! - at most `ratelimit.max_connections` connections are open; opening one
-//!   more closes the least recently used idle one first;
+//!   more closes the least recently used idle one first (another lane of a
+//!   busy target is not opened beyond it);
 //! - a slot no limiter holds any more is dropped once it has no open
 //!   connection (it failed, or the bound closed it), so failed targets do not
 //!   pile up; a slot a limiter still holds stays, and reconnects on its next call.
@@ -27,19 +35,22 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::{ConnectionAddr, RedisError, RedisResult};
 use once_cell::sync::Lazy;
-use parking_lot::Mutex;
+use parking_lot::{Mutex, MutexGuard};
 
 use super::conn::Conn;
 pub use super::open::Timeouts;
 use super::open::{cause, describe, open_single, settings, OpenError};
 use super::target::{Address, Target};
 use crate::error::{Error, Result};
+
+/// Connections a target may have open at once, for as many threads.
+pub const LANES: usize = 8;
 
 struct Live {
     pid: u32,
@@ -49,10 +60,12 @@ struct Live {
     confirmed: Option<super::sentinel::Confirmed>,
 }
 
-/// One target's connection, shared by every limiter pointed at that target.
+/// One target's connections, shared by every limiter pointed at that target.
 pub struct Slot {
     target: Target,
-    live: Mutex<Option<Live>>,
+    lanes: [Mutex<Option<Live>>; LANES],
+    /// Lanes ever opened: threads that find every one busy wait on one of these.
+    lanes_used: AtomicUsize,
     opened: AtomicU64,
     failures: AtomicU64,
     /// `TICK` at the last call: the least recently used connection closes first.
@@ -97,7 +110,8 @@ pub fn slot(target: Target) -> Arc<Slot> {
     }
     let slot = Arc::new(Slot {
         target: target.clone(),
-        live: Mutex::new(None),
+        lanes: Default::default(),
+        lanes_used: AtomicUsize::new(1),
         opened: AtomicU64::new(0),
         failures: AtomicU64::new(0),
         last_used: AtomicU64::new(TICK.fetch_add(1, Ordering::Relaxed)),
@@ -108,43 +122,49 @@ pub fn slot(target: Target) -> Arc<Slot> {
 }
 
 /// Keeps the pool within its bound; `keep` is the slot in use right now.
-/// Slots busy in a call (locked) are left alone.
+/// Lanes busy in a call (locked) are left alone.
 fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
     let pid = crate::fork::generation();
-    // (open, last used, target) of every idle slot but `keep`.
-    let mut idle: Vec<(bool, u64, Target)> = pool
-        .values()
-        .filter(|s| !Arc::ptr_eq(s, keep))
-        .filter_map(|s| {
-            let live = s.live.try_lock()?;
-            Some((live.as_ref().is_some_and(|l| l.pid == pid), s.last_used.load(Ordering::Relaxed), s.target.clone()))
-        })
-        .collect();
-    let open = pool.values().filter(|s| s.live.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
-    let excess = open.saturating_sub(max_connections());
-    idle.sort_by_key(|(open, used, _)| (*open, *used));
-    let lru_open = idle.iter_mut().filter(|(open, _, _)| *open).take(excess);
-    for (open, _, target) in lru_open {
-        if let Some(mut live) = pool.get(target).and_then(|s| s.live.try_lock()) {
-            // Dropping the connection closes its socket: the descriptor goes back to the process.
-            *live = None;
-            CLOSED_BY_BOUND.fetch_add(1, Ordering::Relaxed);
+    let mut excess = open_connections(pool, pid).saturating_sub(max_connections());
+    let mut others: Vec<&Arc<Slot>> = pool.values().filter(|s| !Arc::ptr_eq(s, keep)).collect();
+    others.sort_by_key(|s| s.last_used.load(Ordering::Relaxed));
+    for slot in &others {
+        if excess == 0 {
+            break;
         }
-        *open = false;
+        for lane in &slot.lanes {
+            if excess == 0 {
+                break;
+            }
+            if let Some(mut live) = lane.try_lock() {
+                if live.as_ref().is_some_and(|l| l.pid == pid) {
+                    // Dropping the connection closes its socket: the descriptor goes back to the process.
+                    *live = None;
+                    CLOSED_BY_BOUND.fetch_add(1, Ordering::Relaxed);
+                    excess -= 1;
+                }
+            }
+        }
     }
     // Without a connection, a slot no limiter holds is only memory: drop it.
-    for (_, _, target) in idle.into_iter().filter(|(open, _, _)| !open) {
-        if pool.get(&target).is_some_and(|s| Arc::strong_count(s) == 1) {
-            pool.remove(&target);
-            DROPPED.fetch_add(1, Ordering::Relaxed);
-        }
+    let garbage: Vec<Target> =
+        others.iter().filter(|s| Arc::strong_count(s) == 1 && s.idle_connections(pid) == Some(0)).map(|s| s.target.clone()).collect();
+    for target in garbage {
+        pool.remove(&target);
+        DROPPED.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Connections open in this process (a lane busy in a call counts as open).
+fn open_connections(pool: &HashMap<Target, Arc<Slot>>, pid: u32) -> usize {
+    pool.values().map(|s| s.lanes.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count()).sum()
 }
 
 /// What `php --ri ratelimit` shows of the pool.
 pub struct SlotState {
     pub target: String,
-    pub connected: bool,
+    /// Open connections (lanes busy in a call count as open).
+    pub connections: usize,
     /// What decides there (`script::path`), as the open connection found; `None` before one opened.
     pub path: Option<&'static str>,
     pub opened: u64,
@@ -174,8 +194,8 @@ pub fn state() -> Vec<SlotState> {
         .values()
         .map(|s| SlotState {
             target: s.target.to_string(),
-            connected: s.live.try_lock().map(|l| l.as_ref().is_some_and(|l| l.pid == pid)).unwrap_or(true),
-            path: s.live.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&l.conn))),
+            connections: s.lanes.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count(),
+            path: s.lanes.iter().find_map(|l| l.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&l.conn)))),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
         })
@@ -214,8 +234,8 @@ impl Slot {
     }
 
     fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
-        let mut guard = self.live.lock();
         let pid = crate::fork::generation();
+        let mut guard = self.lane(pid);
         if guard.as_ref().is_some_and(|l| l.pid != pid) {
             // Opened by our parent before fork(): closing our copy of the fd is
             // harmless to the parent; reading from it is not.
@@ -270,9 +290,61 @@ impl Slot {
         let _inside = crate::fork::enter();
         let all = self.run(timeouts, op)?;
         if all.iter().any(|r| r.as_ref().is_err_and(|e| self.demoted(e))) {
-            self.live.lock().take();
+            // The master was demoted: no idle connection to it is kept.
+            for lane in &self.lanes {
+                if let Some(mut live) = lane.try_lock() {
+                    live.take();
+                }
+            }
         }
         Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e))).collect())
+    }
+
+    /// A lane for one call: a free one with an open connection; else a free
+    /// closed one (the first one always, another only while the process is
+    /// within `ratelimit.max_connections`); else wait for one of the lanes
+    /// in use, taken in turn so waiting threads spread over them. The first
+    /// lane may always (re)open: a target needs one connection, and the bound
+    /// then closes another target's idle one, as without threads.
+    fn lane(&self, pid: u32) -> MutexGuard<'_, Option<Live>> {
+        let used = self.lanes_used.load(Ordering::Relaxed).clamp(1, LANES);
+        let mut free_closed = None;
+        for (i, lane) in self.lanes.iter().enumerate() {
+            if let Some(guard) = lane.try_lock() {
+                if guard.as_ref().is_some_and(|l| l.pid == pid) {
+                    return guard;
+                }
+                if free_closed.is_none() && (i == 0 || self.room_for_another(pid)) {
+                    free_closed = Some((i, guard));
+                }
+            }
+        }
+        if let Some((i, guard)) = free_closed {
+            self.lanes_used.fetch_max(i + 1, Ordering::Relaxed);
+            return guard;
+        }
+        let turn = TICK.load(Ordering::Relaxed) as usize;
+        let guard = self.lanes[turn % used].lock();
+        if turn % used == 0 || guard.as_ref().is_some_and(|l| l.pid == pid) || self.room_for_another(pid) {
+            return guard;
+        }
+        // Closed meanwhile (an error, the bound) and no room to open it again.
+        drop(guard);
+        self.lanes[0].lock()
+    }
+
+    /// Whether one more connection stays within the bound.
+    fn room_for_another(&self, pid: u32) -> bool {
+        open_connections(&POOL.lock(), pid) < max_connections()
+    }
+
+    /// How many connections are open when no lane is busy; `None` while one is.
+    fn idle_connections(&self, pid: u32) -> Option<usize> {
+        let mut open = 0;
+        for lane in &self.lanes {
+            open += usize::from(lane.try_lock()?.as_ref().is_some_and(|l| l.pid == pid));
+        }
+        Some(open)
     }
 
     /// READONLY from a Sentinel target's server: it was the master when we
