@@ -30,6 +30,9 @@ if [ "${RATELIMIT_SKIP_CARGO:-0}" != 1 ]; then
   echo "$cargo_out" | grep -E "^test result|FAILED|panicked" || true
   read -r cp cf < <(echo "$cargo_out" | awk '/^test result/ {p += $4; f += $6} END {print p+0, f+0}')
   passed=$((passed + cp)); failed=$((failed + cf))
+  # A failing test's own words (its assertion, the seed and step it names),
+  # so a run that fails once can be read after the fact.
+  [ "$cf" -gt 0 ] && echo "$cargo_out" | awk '/^---- .* stdout ----$/ {show = 1} /^failures:$/ && show {exit} show' | head -80
   if [ "$cargo_rc" -ne 0 ] && [ "$cf" -eq 0 ]; then
     echo "$cargo_out" | tail -30; echo "cargo test failed to build or run"; failed=$((failed + 1))
   fi
