@@ -51,11 +51,7 @@ echo "$holding of 3\n";
 echo "-- what decided above: the server module where every master loaded it (make test's module pass), else the Lua library\n";
 $calls = ['module' => 0, 'lua' => 0];
 foreach (rl_cluster_masters($cluster) as $r) {
-    foreach ($r->info('commandstats') as $name => $line) {
-        $n = preg_match('/(?:^|,)calls=(\d+)/', $line, $m) ? (int) $m[1] : 0;
-        if (str_starts_with($name, 'cmdstat_ratelimit.')) $calls['module'] += $n;
-        if (in_array($name, ['cmdstat_fcall', 'cmdstat_fcall_ro', 'cmdstat_evalsha'], true)) $calls['lua'] += $n;
-    }
+    foreach (rl_calls_by_path($r) as $path => $n) $calls[$path] += $n;
 }
 $expected = RL_MODULE === '' ? $calls['lua'] > 0 && $calls['module'] === 0 : $calls['module'] > 0 && $calls['lua'] === 0;
 echo $expected ? "the expected path\n" : "unexpected: " . json_encode($calls) . "\n";

@@ -35,11 +35,7 @@ function decide_on(array $cluster, string $p, callable $yn): void
 
     $calls = ['module' => 0, 'lua' => 0];
     foreach (rl_cluster_masters($cluster) as $r) {
-        foreach ($r->info('commandstats') as $name => $line) {
-            $n = preg_match('/(?:^|,)calls=(\d+)/', $line, $m) ? (int) $m[1] : 0;
-            if (str_starts_with($name, 'cmdstat_ratelimit.')) $calls['module'] += $n;
-            if (in_array($name, ['cmdstat_fcall', 'cmdstat_fcall_ro', 'cmdstat_evalsha'], true)) $calls['lua'] += $n;
-        }
+        foreach (rl_calls_by_path($r) as $path => $n) $calls[$path] += $n;
     }
     echo "module commands: ", $calls['module'] > 0 ? 'some' : 'none', ", Lua calls: ", $calls['lua'] > 0 ? 'some' : 'none', "\n";
 
@@ -49,7 +45,7 @@ function decide_on(array $cluster, string $p, callable $yn): void
     $paths = [];
     foreach (explode("\n", ob_get_clean()) as $line) {
         $ours = array_filter($cluster['ports'], fn ($port) => str_contains($line, "127.0.0.1:$port"));
-        if ($ours && preg_match('/, decided by (server module|Lua functions \(FCALL\)|Lua script \(EVALSHA\))/', $line, $m)) {
+        if ($ours && preg_match('/, decided by (' . RL_PATHS . ')/', $line, $m)) {
             $paths[str_starts_with($m[1], 'Lua') ? 'the Lua library' : $m[1]] = true;
         }
     }

@@ -14,10 +14,7 @@ $url = "redis://127.0.0.1:{$master['port']}";
 $m = rl_redis($master['port']);
 $r = rl_redis($replica['port']);
 $stats = function () use (&$m) {
-    $info = $m->info('commandstats');
-    $calls = fn (string $c) => preg_match('/calls=(\d+)/', $info["cmdstat_$c"] ?? '', $x) ? (int) $x[1] : 0;
-    return ['module' => array_sum(array_map($calls, ['ratelimit.take', 'ratelimit.peek', 'ratelimit.take_many', 'ratelimit.hit_many', 'ratelimit.compound', 'ratelimit.compound_peek'])),
-            'lua' => $calls('fcall') + $calls('fcall_ro') + $calls('evalsha')];
+    return rl_calls_by_path($m);
 };
 
 echo "-- auto (the default): the module decides\n";
