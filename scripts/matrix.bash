@@ -131,9 +131,20 @@ WRAPPER
   return $rc
 }
 
+# A failed row's reasons, so that a CI log without the row's log file says
+# why: phpt diffs and FAIL lines, a cargo test's panic block (its seed and step).
+failures_in() {
+  awk '/^========DIFF========/ { on = 1 } /^---- .* stdout ----/ { on = 1 }
+       on || /^FAIL / { print }
+       /^========DONE========/ || /^failures:$/ { on = 0 }' "$1" | head -120 | sed 's/^/   | /'
+}
+
 status=0
 for row in "${rows[@]}"; do
-  run_row "$row" || status=1
+  if ! run_row "$row"; then
+    status=1
+    failures_in "$dir/logs/$row.log"
+  fi
   tail -1 "$dir/logs/$row.log" | sed 's/^/   /'
 done
 

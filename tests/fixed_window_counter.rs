@@ -71,3 +71,21 @@ fn foreign_keys_are_refused_and_left_alone() {
     assert_eq!(server.query::<i64>(&["PTTL", "table:list"]), -1);
     assert_eq!(server.query::<i64>(&["LLEN", "table:list"]), 1);
 }
+
+#[test]
+fn a_request_that_opens_a_window_is_told_the_whole_window() {
+    let Some(server) = support::start() else { return };
+    // The pipeline's PTTL runs a moment after its SET; over a few thousand
+    // fresh windows a millisecond boundary falls between them many times,
+    // and each first request must still get exactly the window (as the
+    // library and the module report it), never 59.999 s.
+    let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "fresh");
+    for module in [false, true] {
+        let opts = CallOptions { server_module: module, ..OPTS };
+        for i in 0..3000 {
+            let id = format!("{module}:{i}");
+            let o = limiter.decide(id.as_bytes(), Op::Consume(1), opts).unwrap();
+            assert_eq!((o.allowed, o.remaining, o.reset_after_us), (true, 2, 60_000_000), "request {i}, module {module}");
+        }
+    }
+}

@@ -7,6 +7,7 @@
 //!                            allows it for cost 1, since it only happens once
 //!                            the window is full and changes no later decision)
 //!   PTTL key                 the window's time left, on the server's clock
+//!                            (the whole window when SET opened it)
 //!
 //! Between the commands another client may run, which changes nothing here
 //! except in one case: the key expiring between SET and INCRBY leaves a
@@ -94,6 +95,13 @@ fn answer(conn: &mut Conn, key: &[u8], three: &[Value], window_ms: i64) -> Redis
         return Err(e.clone().into());
     }
     let (count, mut ttl) = (int(&three[1])?, int(&three[2])?);
+    // SET answered OK: this request opened the window, so the whole window is
+    // left, as the library and the module report it. PTTL runs a moment
+    // later on Redis's own clock (a pipeline is not one instant), and a
+    // millisecond boundary in between would make a fresh window 299.999 s.
+    if three[0] == Value::Okay && ttl >= 0 {
+        ttl = window_ms;
+    }
     if ttl < 0 {
         ::redis::cmd("PEXPIRE").arg(key).arg(window_ms).query::<i64>(conn)?;
         ttl = window_ms;
