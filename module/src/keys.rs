@@ -146,9 +146,20 @@ impl<'c> Key<'c> {
     }
 
     pub fn set_expiry_at_ms(&self, at: i64) -> bool {
-        match optional!(RedisModule_SetAbsExpire) {
-            Some(f) => unsafe { f(self.ptr, at) == raw::REDISMODULE_OK as c_int },
-            None => self.set_ttl_ms((at - unsafe { api!(RedisModule_Milliseconds)() }).max(0)),
+        if let Some(f) = optional!(RedisModule_SetAbsExpire) {
+            return unsafe { f(self.ptr, at) == raw::REDISMODULE_OK as c_int };
+        }
+        // Redis 6.0: only a duration, which SetExpire adds to the clock as
+        // it reads it then. Read between two readings of the same
+        // millisecond, the instant it stores is exactly `at` (a millisecond
+        // boundary in between made it `at` + 1: the replicated PEXPIREAT and
+        // the Lua library said `at`).
+        loop {
+            let before = unsafe { api!(RedisModule_Milliseconds)() };
+            let set = self.set_ttl_ms((at - before).max(0));
+            if unsafe { api!(RedisModule_Milliseconds)() } == before {
+                return set;
+            }
         }
     }
 
