@@ -37,17 +37,15 @@ type Row = (i64, Do, i64, (bool, i64, i64, i64, i64));
 
 struct Bench {
     server: support::RedisServer,
-    /// The tables' time zero: a whole minute an hour after the server's clock,
-    /// so instants are in the future (a fixed window writes PXAT instants,
-    /// and Redis deletes a key whose PXAT has passed) and slices line up.
+    /// The tables' time zero (`test_clock_start_us`).
     start_us: i64,
 }
 
 impl Bench {
     fn new() -> Option<Self> {
         let server = support::start()?;
-        let (secs, _): (i64, i64) = ::redis::cmd("TIME").query(&mut server.connection().unwrap()).unwrap();
-        Some(Bench { server, start_us: (secs / 60 + 61) * 60 * S })
+        let start_us = server.test_clock_start_us();
+        Some(Bench { server, start_us })
     }
 
     fn limiter(&self, policy: Policy, name: &str) -> Limiter {

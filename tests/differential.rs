@@ -184,10 +184,7 @@ fn lua_module_and_core_agree_on_random_sequences() {
         eprintln!("no RATELIMIT_SERVER_MODULE: the module's path is not compared");
     }
     let mut conn = server.connection().unwrap();
-    let (secs, _): (i64, i64) = ::redis::cmd("TIME").query(&mut conn).unwrap();
-    // An hour ahead of the server's clock: a fixed window's expiry instants
-    // (PEXPIREAT on the test clock) stay in the future of the real one.
-    let start = (secs / 60 + 61) * 60 * S;
+    let start = server.test_clock_start_us();
     let mut failures = Vec::new();
     'sequences: for seed in 1..=SEQUENCES {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
@@ -286,9 +283,7 @@ fn lua_module_and_core_agree_on_random_sequences() {
 #[test]
 fn a_test_clocks_expiry_instant_is_stored_exactly() {
     let Some(server) = support::start() else { return };
-    let mut conn = server.connection().unwrap();
-    let (secs, _): (i64, i64) = ::redis::cmd("TIME").query(&mut conn).unwrap();
-    let start = (secs / 60 + 61) * 60 * S;
+    let start = server.test_clock_start_us();
     let limiter = server.limiter(fixed_window::policy(10.0, 5).unwrap(), "instant");
     for i in 0..10_000 {
         let (id, now) = (i.to_string(), start + i * 1000);

@@ -121,6 +121,16 @@ impl RedisServer {
         Limiter::new(policy, Backend::Redis(slot), b"table:", name.as_bytes()).unwrap()
     }
 
+    /// A test clock's time zero, in µs: a whole minute an hour after the
+    /// server's clock, so its instants are in the future (a fixed window
+    /// writes PEXPIREAT instants, and Redis deletes a key whose instant has
+    /// passed) and slices line up.
+    #[allow(dead_code)] // each tests/*.rs compiles this module; not every one uses every helper
+    pub fn test_clock_start_us(&self) -> i64 {
+        let (secs, _): (i64, i64) = ::redis::cmd("TIME").query(&mut self.connection().unwrap()).unwrap();
+        (secs / 60 + 61) * 60 * 1_000_000
+    }
+
     /// Runs one command on the server and reads its reply as `T`.
     #[allow(dead_code)] // each tests/*.rs compiles this module; not every one uses every helper
     pub fn query<T: ::redis::FromRedisValue>(&self, args: &[&str]) -> T {
