@@ -24,10 +24,21 @@ use redis_module::{Context, RedisError, RedisResult, RedisString, RedisValue};
 
 use crate::server::Server;
 
-/// What every command starts with: its keys, and the arguments after them.
+/// What every command starts with: its keys, and the arguments after them
+/// (slices of one list of the arguments' bytes).
 struct Call<'a> {
-    keys: Vec<&'a [u8]>,
-    rest: Vec<&'a [u8]>,
+    args: Vec<&'a [u8]>,
+    keys: usize,
+}
+
+impl<'a> Call<'a> {
+    fn keys(&self) -> &[&'a [u8]] {
+        &self.args[2..2 + self.keys]
+    }
+
+    fn rest(&self) -> &[&'a [u8]] {
+        &self.args[2 + self.keys..]
+    }
 }
 
 /// Runs a command's body; a panic becomes an error reply, where unwinding
@@ -56,8 +67,7 @@ fn keys<'a>(ctx: &Context, args: &'a [RedisString]) -> Result<Option<Call<'a>>, 
         }
         return Ok(None);
     }
-    let all: Vec<&[u8]> = args.iter().map(RedisString::as_slice).collect();
-    Ok(Some(Call { keys: all[2..2 + n].to_vec(), rest: all[2 + n..].to_vec() }))
+    Ok(Some(Call { args: args.iter().map(RedisString::as_slice).collect(), keys: n }))
 }
 
 /// One algorithm and its arguments from the front of `rest`; the rest after them.
@@ -83,13 +93,13 @@ fn cost_and_clock(rest: &[&[u8]]) -> Result<(f64, Option<f64>), RedisError> {
 
 fn one_limiter(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let (algo, rest) = algorithm(&call.rest)?;
+    let (algo, rest) = algorithm(call.rest())?;
     let (cost, now) = cost_and_clock(rest)?;
     let mut server = Server::new(ctx, args, !peek);
-    if call.keys.len() != 1 {
+    if call.keys().len() != 1 {
         return Err(bad("take and peek decide one key"));
     }
-    let answer = entries::decide(&mut server, call.keys[0], &algo, cost, now, peek).map_err(refused)?;
+    let answer = entries::decide(&mut server, call.keys()[0], &algo, cost, now, peek).map_err(refused)?;
     let mut out = Vec::with_capacity(32);
     answer.write_to(&mut out);
     Ok(RedisValue::StringBuffer(out))
@@ -109,9 +119,9 @@ pub fn take_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 fn take_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let (algo, rest) = algorithm(&call.rest)?;
+    let (algo, rest) = algorithm(call.rest())?;
     let (cost, now) = cost_and_clock(rest)?;
-    let answers = entries::take_many(&mut Server::new(ctx, args, true), &call.keys, &algo, cost, now);
+    let answers = entries::take_many(&mut Server::new(ctx, args, true), call.keys(), &algo, cost, now);
     Ok(RedisValue::StringBuffer(batch_reply(&answers)))
 }
 
@@ -121,19 +131,19 @@ pub fn hit_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 fn hit_many_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let window = match call.rest.as_slice() {
+    let window = match call.rest() {
         [w] => lua_tonumber(w).filter(|w| *w >= 1.0 && *w == w.floor()).ok_or_else(|| bad("the window must be a whole number of ms >= 1"))?,
         _ => return Err(RedisError::WrongArity),
     };
-    let hits = entries::hit_many(&mut Server::new(ctx, args, true), &call.keys, window as i64);
+    let hits = entries::hit_many(&mut Server::new(ctx, args, true), call.keys(), window as i64);
     Ok(RedisValue::StringBuffer(hits_reply(&hits)))
 }
 
 fn compound(ctx: &Context, args: &[RedisString], peek: bool) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let mut members = Vec::with_capacity(call.keys.len());
-    let mut rest: &[&[u8]] = &call.rest;
-    for key in &call.keys {
+    let mut members = Vec::with_capacity(call.keys().len());
+    let mut rest: &[&[u8]] = call.rest();
+    for key in call.keys() {
         let (algo, after) = algorithm(rest)?;
         members.push((*key, algo));
         rest = after;

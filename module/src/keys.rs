@@ -9,6 +9,7 @@
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_longlong, c_void};
 use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use redis_module::raw;
 use redis_module::{Context, RedisString};
@@ -143,6 +144,22 @@ impl<'c> Key<'c> {
     /// The expiry as an instant in ms, -1 without one (`has_abs_expire`).
     pub fn expiry_at_ms(&self) -> Option<i64> {
         optional!(RedisModule_GetAbsExpire).map(|f| unsafe { f(self.ptr) })
+    }
+
+    /// Sets the expiry `ms` from now (SET PX, PEXPIRE). Where the server
+    /// takes an instant (Redis >= 6.2, Valkey) it is set as one and returned,
+    /// for the replicated command to carry the same instant (reading it back,
+    /// GetAbsExpire, costs another lookup in the expires table); Redis 6.0
+    /// (or a key that refused it): the duration, and `None`.
+    pub fn expire_in_ms(&self, ms: i64) -> Option<i64> {
+        if let Some(set_at) = optional!(RedisModule_SetAbsExpire) {
+            let at = unsafe { api!(RedisModule_Milliseconds)() } + ms;
+            if unsafe { set_at(self.ptr, at) } == raw::REDISMODULE_OK as c_int {
+                return Some(at);
+            }
+        }
+        self.set_ttl_ms(ms);
+        None
     }
 
     pub fn set_expiry_at_ms(&self, at: i64) -> bool {
@@ -320,7 +337,8 @@ impl<'c> Key<'c> {
 
     /// Sends `command key args…` to replicas and the AOF
     /// (RedisModule_Replicate), the key as the string already held, the rest
-    /// copied.
+    /// copied. The typed forms below pass their arguments to Redis as they
+    /// are (no string made here): the writes of one decision take those.
     pub fn replicate(&self, command: &CStr, args: &[&[u8]]) {
         let mut argv: Vec<*mut raw::RedisModuleString> = Vec::with_capacity(args.len() + 1);
         argv.push(self.name.inner);
@@ -335,23 +353,59 @@ impl<'c> Key<'c> {
         }
     }
 
-    /// `command key n`: one integer after the key (PEXPIREAT, PEXPIRE, INCRBY),
-    /// passed to Redis as such (no string made here).
+    /// `command key n`: one integer after the key (PEXPIREAT, PEXPIRE, INCRBY).
     pub fn replicate_int(&self, command: &CStr, n: i64) {
         unsafe { api!(RedisModule_Replicate)(self.ctx.get_raw(), command.as_ptr(), c"sl".as_ptr(), self.name.inner, n as c_longlong) };
     }
 
+    /// `command key a b`: two integers (ZREMRANGEBYSCORE min max).
+    pub fn replicate_int_int(&self, command: &CStr, a: i64, b: i64) {
+        unsafe {
+            api!(RedisModule_Replicate)(self.ctx.get_raw(), command.as_ptr(), c"sll".as_ptr(), self.name.inner, a as c_longlong, b as c_longlong)
+        };
+    }
+
+    /// `command key n bytes` (ZADD score member, ZINCRBY by member).
+    pub fn replicate_int_bytes(&self, command: &CStr, n: i64, b: &[u8]) {
+        unsafe {
+            api!(RedisModule_Replicate)(
+                self.ctx.get_raw(),
+                command.as_ptr(),
+                c"slb".as_ptr(),
+                self.name.inner,
+                n as c_longlong,
+                b.as_ptr().cast::<c_char>(),
+                b.len(),
+            )
+        };
+    }
+
+    /// `command key bytes n` (HINCRBY field n).
+    pub fn replicate_bytes_int(&self, command: &CStr, b: &[u8], n: i64) {
+        unsafe {
+            api!(RedisModule_Replicate)(
+                self.ctx.get_raw(),
+                command.as_ptr(),
+                c"sbl".as_ptr(),
+                self.name.inner,
+                b.as_ptr().cast::<c_char>(),
+                b.len(),
+                n as c_longlong,
+            )
+        };
+    }
+
     /// `SET key value <unit> n` (PXAT or PX): the bucket states' one write.
-    pub fn replicate_set(&self, value: &[u8], unit: &'static CStr, n: i64) {
+    pub fn replicate_set(&self, value: &[u8], unit: &'static Word, n: i64) {
         unsafe {
             api!(RedisModule_Replicate)(
                 self.ctx.get_raw(),
                 c"SET".as_ptr(),
-                c"sbcl".as_ptr(),
+                c"sbsl".as_ptr(),
                 self.name.inner,
                 value.as_ptr().cast::<c_char>(),
                 value.len(),
-                unit.as_ptr(),
+                unit.string(),
                 n as c_longlong,
             )
         };
@@ -371,6 +425,36 @@ impl Drop for Key<'_> {
     }
 }
 
+/// A constant word of a replicated command (SET's PXAT or PX), made once as
+/// a server string and kept for the server's life: passed as such, Redis
+/// takes a reference, where a C string is made into a new string object and
+/// freed again on every call.
+pub struct Word {
+    text: &'static CStr,
+    made: AtomicPtr<raw::RedisModuleString>,
+}
+
+pub static PXAT: Word = Word::new(c"PXAT");
+pub static PX: Word = Word::new(c"PX");
+
+impl Word {
+    const fn new(text: &'static CStr) -> Self {
+        Word { text, made: AtomicPtr::new(ptr::null_mut()) }
+    }
+
+    /// Made on first use; commands run on the server's main thread only.
+    fn string(&self) -> *mut raw::RedisModuleString {
+        let made = self.made.load(Ordering::Relaxed);
+        if !made.is_null() {
+            return made;
+        }
+        // No context: a string no command's automatic memory frees.
+        let made = unsafe { api!(RedisModule_CreateString)(ptr::null_mut(), self.text.as_ptr(), self.text.to_bytes().len()) };
+        self.made.store(made, Ordering::Relaxed);
+        made
+    }
+}
+
 /// The bytes of a server string.
 unsafe fn text(s: *const raw::RedisModuleString) -> Vec<u8> {
     let mut len = 0usize;
@@ -384,20 +468,29 @@ unsafe fn text(s: *const raw::RedisModuleString) -> Vec<u8> {
 /// An integer's decimal text, formatted without allocating.
 pub struct Decimal {
     buf: [u8; 20],
-    len: usize,
+    start: usize,
 }
 
 impl Decimal {
     pub fn new(n: i64) -> Self {
-        use std::io::Write;
-        let mut buf = [0u8; 20];
-        let mut cursor = std::io::Cursor::new(&mut buf[..]);
-        write!(cursor, "{n}").expect("20 bytes hold any i64");
-        let len = cursor.position() as usize;
-        Decimal { buf, len }
+        // Digits from the right; i64::MIN is 19 digits and a sign.
+        let (mut buf, mut start, mut rest) = ([0u8; 20], 20, n.unsigned_abs());
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            start -= 1;
+            buf[start] = b'-';
+        }
+        Decimal { buf, start }
     }
 
     pub fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
+        &self.buf[self.start..]
     }
 }

@@ -206,9 +206,9 @@ impl Server<'_> {
         if ms <= 0 {
             return Err(Refused("ERR ratelimit: an expiry must be in the future".into()));
         }
-        key.set_ttl_ms(ms);
+        let at = key.expire_in_ms(ms);
         key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
-        match key.expiry_at_ms().filter(|at| *at >= 0) {
+        match at {
             Some(at) => key.replicate_int(c"PEXPIREAT", at),
             None => key.replicate_int(c"PEXPIRE", ms),
         }
@@ -227,11 +227,11 @@ impl Server<'_> {
                     key.set_string(value).then_some(()).ok_or_else(fail)?;
                 }
                 key.notify(REDISMODULE_NOTIFY_STRING, SET);
-                key.set_ttl_ms(*ms);
+                let at = key.expire_in_ms(*ms);
                 key.notify(REDISMODULE_NOTIFY_GENERIC, EXPIRE);
-                match key.expiry_at_ms().filter(|at| *at >= 0) {
-                    Some(at) => key.replicate_set(value, c"PXAT", at),
-                    None => key.replicate_set(value, c"PX", *ms),
+                match at {
+                    Some(at) => key.replicate_set(value, &keys::PXAT, at),
+                    None => key.replicate_set(value, &keys::PX, *ms),
                 }
             }
             Effect::Set(value) => {
@@ -242,7 +242,7 @@ impl Server<'_> {
             Effect::IncrBy(n) => {
                 let now = if key.kind() == Kind::Missing { Some(0) } else { redis_int(&key.bytes()) };
                 let sum = now.and_then(|v| v.checked_add(*n)).ok_or_else(Refused::not_an_integer)?;
-                let text = sum.to_string();
+                let text = Decimal::new(sum);
                 let written = if key.kind() == Kind::Missing { key.set_string(text.as_bytes()) } else { key.overwrite_string(text.as_bytes()) };
                 written.then_some(()).ok_or_else(fail)?;
                 key.notify(REDISMODULE_NOTIFY_STRING, INCRBY);
@@ -260,9 +260,9 @@ impl Server<'_> {
                     Some(v) => redis_int(&v),
                 };
                 let sum = now.and_then(|v| v.checked_add(*n)).ok_or_else(Refused::hash_not_an_integer)?;
-                key.hash_set(field, sum.to_string().as_bytes());
+                key.hash_set(field, Decimal::new(sum).as_bytes());
                 key.notify(REDISMODULE_NOTIFY_HASH, HINCRBY);
-                key.replicate(c"HINCRBY", &[field, Decimal::new(*n).as_bytes()]);
+                key.replicate_bytes_int(c"HINCRBY", field, *n);
             }
             Effect::HDel(fields) => {
                 if key.hash_delete(fields) {
@@ -270,6 +270,13 @@ impl Server<'_> {
                     let args: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
                     key.replicate(c"HDEL", &args);
                 }
+            }
+            // Scores go out as `int_text` writes them: the integer part.
+            Effect::ZAdd(members) if members.len() == 1 => {
+                let (score, member) = &members[0];
+                key.zadd(*score, member).then_some(()).ok_or_else(fail)?;
+                key.notify(REDISMODULE_NOTIFY_ZSET, ZADD);
+                key.replicate_int_bytes(c"ZADD", *score as i64, member);
             }
             Effect::ZAdd(members) => {
                 let scores: Vec<Vec<u8>> = members.iter().map(|(score, _)| int_text(*score)).collect();
@@ -285,14 +292,14 @@ impl Server<'_> {
             Effect::ZIncrBy(by, member) => {
                 key.zincrby(*by, member).then_some(()).ok_or_else(fail)?;
                 key.notify(REDISMODULE_NOTIFY_ZSET, ZINCR);
-                key.replicate(c"ZINCRBY", &[&int_text(*by), member]);
+                key.replicate_int_bytes(c"ZINCRBY", *by as i64, member);
             }
             Effect::ZRemRangeByScore(min, max) => {
                 let gone = key.zmembers(*min, *max);
                 if !gone.is_empty() {
                     gone.iter().for_each(|m| key.zrem(m));
                     key.notify(REDISMODULE_NOTIFY_ZSET, ZREMRANGEBYSCORE);
-                    key.replicate(c"ZREMRANGEBYSCORE", &[&int_text(*min), &int_text(*max)]);
+                    key.replicate_int_int(c"ZREMRANGEBYSCORE", *min as i64, *max as i64);
                 }
             }
         }
