@@ -60,17 +60,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Until a TCP port accepts connections (or the process behind it died).
-wait_port() {
-  local i
-  for i in $(seq 1 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    kill -0 "$2" 2>/dev/null || return 1
-    sleep 0.05
-  done
-  return 1
-}
-
 # Every redis-cli connection this script makes is counted (a line in a file:
 # most calls run in subshells), so that Redis' total_connections_received
 # minus ours is what the FPM workers opened.
@@ -83,18 +72,19 @@ redis_stat() { rcli INFO stats | tr -d '\r' | awk -F: -v k="$1" '$1 == k {print 
 # --- servers ------------------------------------------------------------------
 redis_start || exit 1
 echo >"$dir/checker" # redis_start's PING
-fpm_port=$(free_port) && nginx_port=$(free_port) || exit 1
 user=$(id -un) group=$(id -gn)
 as_root=(); [ "$(id -u)" = 0 ] && as_root=(-R) # FPM refuses root workers without -R
 
-cat > "$dir/fpm.conf" <<EOF
+# php-fpm listening on $1 (FastCGI); sets FPM_PID.
+launch_fpm() {
+  cat > "$dir/fpm.conf" <<EOF
 [global]
 error_log = $dir/fpm.log
 log_level = notice
 [load]
 user = $user
 group = $group
-listen = 127.0.0.1:$fpm_port
+listen = 127.0.0.1:$1
 ; A fixed set of workers, never recycled (max_requests 0), so a worker PID that
 ; changes can only mean a worker died.
 pm = static
@@ -102,16 +92,19 @@ pm.max_children = $WORKERS
 pm.max_requests = 0
 catch_workers_output = yes
 EOF
-"$php_fpm" -n -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
-  -d ratelimit.connect_timeout=0.5 -d ratelimit.timeout=1 \
-  "${as_root[@]}" -y "$dir/fpm.conf" -F >"$dir/fpm.out" 2>&1 &
-FPM_PID=$!
+  "$php_fpm" -n -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
+    -d ratelimit.connect_timeout=0.5 -d ratelimit.timeout=1 \
+    "${as_root[@]}" -y "$dir/fpm.conf" -F >"$dir/fpm.out" 2>&1 &
+  FPM_PID=$!
+}
 
 mkdir -p "$dir/tmp"
 # Root's nginx would hand requests to "nobody" workers that cannot write to the
 # 0700 temp dir; as any other user the directive is ignored with a warning.
 user_line=; [ "$(id -u)" = 0 ] && user_line='user root;'
-cat > "$dir/nginx.conf" <<EOF
+# nginx listening on $1, passing to php-fpm on $fpm_port; sets NGINX_PID.
+launch_nginx() {
+  cat > "$dir/nginx.conf" <<EOF
 $user_line
 worker_processes 1;
 error_log $dir/nginx-error.log warn;
@@ -126,7 +119,7 @@ http {
   uwsgi_temp_path $dir/tmp/uwsgi;
   scgi_temp_path $dir/tmp/scgi;
   server {
-    listen 127.0.0.1:$nginx_port;
+    listen 127.0.0.1:$1;
     location / {
       fastcgi_pass 127.0.0.1:$fpm_port;
       fastcgi_param SCRIPT_FILENAME $app;
@@ -138,16 +131,51 @@ http {
   }
 }
 EOF
-nginx -e "$dir/nginx-error.log" -p "$dir" -c "$dir/nginx.conf" -g "daemon off; pid $dir/nginx.pid;" \
-  >"$dir/nginx.out" 2>&1 &
-NGINX_PID=$!
+  nginx -e "$dir/nginx-error.log" -p "$dir" -c "$dir/nginx.conf" -g "daemon off; pid $dir/nginx.pid;" \
+    >"$dir/nginx.out" 2>&1 &
+  NGINX_PID=$!
+}
 
-if ! wait_port "$fpm_port" "$FPM_PID"; then
+# Whether process $2 holds the socket listening on 127.0.0.1:$1 (the kernel's
+# table of TCP sockets, and the process's open files).
+listens_on() {
+  local inode
+  inode=$(awk -v port=":$(printf '%04X' "$1")" '$4 == "0A" && substr($2, length($2) - 4) == port {print $10; exit}' /proc/net/tcp)
+  [ -n "$inode" ] && ls -l "/proc/$2/fd" 2>/dev/null | grep -qF "socket:[$inode]"
+}
+
+# Runs launch_$1 on a free port until its own process listens there (the port
+# in START_PORT; $2 names its PID's variable). Tests run two at a time, so a
+# free port can be taken by another test's server before ours binds it: then
+# ours exits, and the port answers for the other. A lost port is chosen again
+# (5 tries).
+start_on_free_port() {
+  local try port i
+  for try in 1 2 3 4 5; do
+    port=$(free_port) || return 1
+    "launch_$1" "$port"
+    for i in $(seq 1 100); do
+      listens_on "$port" "${!2}" && break
+      kill -0 "${!2}" 2>/dev/null || break
+      sleep 0.05
+    done
+    if listens_on "$port" "${!2}"; then
+      START_PORT=$port
+      return 0
+    fi
+    stop_pid "${!2}"
+  done
+  return 1
+}
+
+if ! start_on_free_port fpm FPM_PID; then
   failures=1; echo "php-fpm did not start:"; cat "$dir/fpm.out" "$dir/fpm.log" 2>/dev/null; exit 1
 fi
-if ! wait_port "$nginx_port" "$NGINX_PID"; then
+fpm_port=$START_PORT
+if ! start_on_free_port nginx NGINX_PID; then
   failures=1; echo "nginx did not start:"; cat "$dir/nginx.out"; exit 1
 fi
+nginx_port=$START_PORT
 url="http://127.0.0.1:$nginx_port/"
 workers() { pgrep -P "$FPM_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'; }
 pids_before=$(workers)
