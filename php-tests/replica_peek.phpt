@@ -6,12 +6,11 @@ A read-only replica: every class's peek() and a compound's peek() answer there, 
 <?php
 require __DIR__ . '/config.inc';
 require __DIR__ . '/classes.inc';
-$master = rl_start_redis();
+$master = rl_start_redis(RL_MASTER_ARGS);
 $replica = rl_start_redis(['--replicaof', '127.0.0.1', (string) $master['port']]);
 $m = rl_redis($master['port']);
 $r = rl_redis($replica['port']);
-for ($i = 0; $i < 250 && !str_contains($r->info('replication')['master_link_status'] ?? '', 'up'); $i++) usleep(20000);
-echo "replica linked: ", var_export(($r->info('replication')['master_link_status'] ?? '') === 'up', true), "\n";
+echo "replica linked: ", var_export(rl_wait_linked($r), true), "\n";
 
 $masterUrl = 'redis://127.0.0.1:' . $master['port'];
 $replicaUrl = 'redis://127.0.0.1:' . $replica['port'];

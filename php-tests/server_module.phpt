@@ -7,7 +7,7 @@ Server module: on a server that loaded it, every class, a batch and a compound a
 require __DIR__ . '/config.inc';
 require __DIR__ . '/classes.inc';
 
-$master = rl_start_redis(['--loadmodule', RL_MODULE_SO], passModule: false);
+$master = rl_start_redis(['--loadmodule', RL_MODULE_SO, ...RL_MASTER_ARGS], passModule: false);
 // The replica has no module: all it can apply is what the module wrote.
 $replica = rl_start_redis(['--replicaof', '127.0.0.1', (string) $master['port']], passModule: false);
 $url = "redis://127.0.0.1:{$master['port']}";
@@ -15,8 +15,7 @@ $m = rl_redis($master['port']);
 $r = rl_redis($replica['port']);
 // Linked before the first write: what the replica holds then came as
 // replicated effects, not in the snapshot of a first sync.
-for ($i = 0; $i < 250 && ($r->info('replication')['master_link_status'] ?? '') !== 'up'; $i++) usleep(20000);
-echo 'replica linked: ', var_export(($r->info('replication')['master_link_status'] ?? '') === 'up', true), "\n";
+echo 'replica linked: ', var_export(rl_wait_linked($r), true), "\n";
 $stats = function () use (&$m) {
     return rl_calls_by_path($m);
 };
