@@ -15,12 +15,6 @@ echo "replica linked: ", var_export(rl_wait_linked($r), true), "\n";
 $masterUrl = 'redis://127.0.0.1:' . $master['port'];
 $replicaUrl = 'redis://127.0.0.1:' . $replica['port'];
 $brief = fn (RateLimitResult $x) => ($x->allowed ? 'Y' : 'n') . $x->remaining;
-// The replica has the master's writes: WAIT, then its copies of $keys read back
-// the same as the master's (WAIT alone was seen to return before they did, on Valkey 8.1).
-$synced = function (array $keys) use ($m, $r): void {
-    $m->wait(1, 2000);
-    for ($i = 0; $i < 100 && array_map([$r, 'dump'], $keys) !== array_map([$m, 'dump'], $keys); $i++) usleep(20000);
-};
 $readonly = function (callable $f): string {
     try {
         $f();
@@ -33,7 +27,7 @@ foreach (rl_classes() as $kind => $c) {
     $onMaster = rl_long($kind, $masterUrl, "p:$kind", 4);
     $onReplica = rl_long($kind, $replicaUrl, "p:$kind", 4);
     $onMaster->consume('a', 3);
-    $synced(["p:$kind:a"]);
+    rl_wait_replica_copy($m, $r, ["p:$kind:a"]);
     $before = $r->dump("p:$kind:a");
     printf("%-8s master peek %s, replica peek %s; replica consume %s, consumeMany %s, reset %s; state unchanged %s\n", $kind,
         $brief($onMaster->peek('a')), $brief($onReplica->peek('a')),
@@ -43,7 +37,7 @@ foreach (rl_classes() as $kind => $c) {
 }
 $members = fn (string $url) => [rl_long('token', $url, 'c:t', 3), rl_long('gcra', $url, 'c:g', 5)];
 (new CompoundRateLimiter($members($masterUrl)))->consume('k', 2);
-$synced(['c:t:k', 'c:g:k']);
+rl_wait_replica_copy($m, $r, ['c:t:k', 'c:g:k']);
 $compound = new CompoundRateLimiter($members($replicaUrl));
 echo "compound replica peek ", $brief($compound->peek('k')), ", consume ", $readonly(fn () => $compound->consume('k')), "\n";
 echo "the replica has no key of its own: ", var_export($r->dbSize() === $m->dbSize(), true), "\n";

@@ -33,8 +33,8 @@ foreach (['DSN' => $dsn, 'array' => $array] as $form => $connection) {
     echo "compound ", $yn([$compound->consume('k'), $compound->consume('k'), $compound->consume('k')]), "\n";
 }
 echo "keys on the master (db 2): ", count($master->keys("$p:*")), ", in db 0: ", count(rl_redis($set['master'])->keys("$p:*")), "\n";
-$master->rawCommand('WAIT', 1, 2000);
-echo "the replica has the same keys: ", count($replica->keys("$p:*")) === count($master->keys("$p:*")) ? 'yes' : 'no', "\n";
+$keys = $master->keys("$p:*");
+echo "the replica has the same keys: ", rl_wait_replica_copy($master, $replica, $keys) && count($replica->keys("$p:*")) === count($keys) ? 'yes' : 'no', "\n";
 
 echo "-- the master demoted by hand: its READONLY is not a decision, and it is not written again\n";
 $l = rl_long('token', $dsn, "$p:demoted", 3);
