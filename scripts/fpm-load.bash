@@ -141,7 +141,8 @@ EOF
 listens_on() {
   local inode
   inode=$(awk -v port=":$(printf '%04X' "$1")" '$4 == "0A" && substr($2, length($2) - 4) == port {print $10; exit}' /proc/net/tcp)
-  [ -n "$inode" ] && ls -l "/proc/$2/fd" 2>/dev/null | grep -qF "socket:[$inode]"
+  # (ls is read whole: under pipefail, grep -q leaving at its match can fail the pipe)
+  [ -n "$inode" ] && grep -qF "socket:[$inode]" <<<"$(ls -l "/proc/$2/fd" 2>/dev/null)"
 }
 
 # Runs launch_$1 on a free port until its own process listens there (the port

@@ -67,7 +67,9 @@ uninstall)
     if [ -e "$f" ]; then rm -f "$f"; echo "removed $f"; fi
   done
   # What is left must not load anything: no .so, no conf.d line naming it.
-  if "$php_bin" -m 2>&1 | grep -q ratelimit; then
+  # Read whole before grep: under pipefail, grep -q exiting at its match can
+  # fail the pipe (SIGPIPE) and hide exactly the line looked for.
+  if grep -q ratelimit <<<"$("$php_bin" -m 2>&1)"; then
     echo "ratelimit is still mentioned when $php_bin starts: another ini loads it (php --ini lists them)" >&2
     exit 1
   fi
