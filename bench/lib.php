@@ -17,6 +17,8 @@ function bench_config(): array
         'quick' => $quick,
         'attempts' => (int) (getenv('BENCH_ATTEMPTS') ?: ($quick ? 2000 : 20000)),
         'rounds' => (int) (getenv('BENCH_ROUNDS') ?: ($quick ? 1 : 5)),
+        // 8-process rounds take about 35 s each (Laravel's and Symfony's alone 11 s).
+        'throughput_rounds' => (int) (getenv('BENCH_THROUGHPUT_ROUNDS') ?: ($quick ? 1 : 3)),
         'keys' => 1000,
         'port' => (int) getenv('BENCH_REDIS_PORT'),
         'socket' => (string) getenv('BENCH_REDIS_SOCKET'),

@@ -125,14 +125,25 @@ $out[] = '';
 
 $out[] = '## Throughput of one Redis (issue 9)';
 $out[] = '';
-$out[] = sprintf('%d PHP processes (pcntl_fork) at once on ONE redis-server over TCP, %s decisions each over their own 1,000 ids, nothing denied. Decisions per second from the common start to the last process\'s end; Redis CPU = INFO cpu `used_cpu_sys` + `used_cpu_user` delta ÷ decisions. On %s CPU(s) the PHP processes and Redis share the cores, so the Redis CPU column is the one that transfers to a real deployment.',
-    $cfg['procs'], $f($r['throughput_n'], 0), trim((string) shell_exec('nproc')));
+$out[] = sprintf('%d PHP processes (pcntl_fork) at once on ONE redis-server over TCP, %s decisions each over their own 1,000 ids, nothing denied. Decisions per second from the common start to the last process\'s end; Redis CPU = INFO cpu `used_cpu_sys` + `used_cpu_user` delta ÷ decisions. On %s CPU(s) the PHP processes and Redis share the cores, so the Redis CPU column is the one that transfers to a real deployment. %d interleaved round(s), order reversed every other round: medians, with the range over rounds.',
+    $cfg['procs'], $f($r['throughput_n'], 0), trim((string) shell_exec('nproc')), $cfg['throughput_rounds']);
 $out[] = '';
-$out[] = '| case | decisions/s | Redis CPU µs/decision | decisions per Redis core-second | wall s |';
-$out[] = '|---|---:|---:|---:|---:|';
+$out[] = '| case | decisions/s | range | Redis CPU µs/decision | range | decisions per Redis core-second | wall s |';
+$out[] = '|---|---:|---:|---:|---:|---:|---:|';
 foreach ($r['throughput'] as $name => $row) {
-    $out[] = sprintf('| %s | %s | %s | %s | %.2f |', $name, $f($row['dps'], 0), $f($row['redis_cpu_us'], 1),
+    $out[] = sprintf('| %s | %s | %s–%s | %s | %s–%s | %s | %.2f |', $name, $f($row['dps'], 0), $f($row['dps_min'], 0), $f($row['dps_max'], 0),
+        $f($row['redis_cpu_us'], 1), $f($row['redis_cpu_us_min'], 1), $f($row['redis_cpu_us_max'], 1),
         $row['redis_cpu_us'] > 0 ? $f(1e6 / $row['redis_cpu_us'], 0) : 'n/a', $row['wall']);
+}
+$out[] = '';
+$out[] = 'Issue 21\'s targets with 8 processes, for the server module: decisions per second at least the userland equivalent\'s (the blocks against the userland sliding log, the leaky bucket and GCRA against the userland token bucket: the code each replaces), and Redis CPU per decision within 1.1× of the scriptless fixed window\'s ("extension FixedWindow": three plain commands). Each ratio is the median of the rounds\' own ratios (both sides ran in the same round), with their range.';
+$out[] = '';
+$out[] = '| algorithm | module ÷ userland decisions/s (target ≥ 1) | range | Redis CPU ÷ fixed window (target ≤ 1.1) | range |';
+$out[] = '|---|---:|---:|---:|---:|';
+foreach ($r['throughput_targets'] as $algo => $row) {
+    $ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
+    $out[] = sprintf('| %s | %.2f against %s (%s) | %.2f–%.2f | %.2f (%s) | %.2f–%.2f |', $algo, $row['dps']['ratio'], $row['peer'], $ok($row['dps']['ratio'] >= 1.0),
+        $row['dps']['low'], $row['dps']['high'], $row['cpu']['ratio'], $ok($row['cpu']['ratio'] <= 1.1), $row['cpu']['low'], $row['cpu']['high']);
 }
 $out[] = '';
 $so = $r['scaleout'];

@@ -4,7 +4,7 @@
 //   1. the single-process table: every case of cases.php, interleaved rounds
 //      (order reversed every other round), Redis flushed before each timing, median;
 //   2. issue 10's ratios (ratios.php);
-//   3. throughput of 8 processes on one server (throughput.php);
+//   3. throughput of 8 processes on one server (throughput.php), in interleaved rounds too;
 //   4. the scale-out rows: a Redis Cluster and TLS, each against a PING to it (scaleout.php).
 declare(strict_types=1);
 
@@ -48,12 +48,12 @@ unset($calls);
 $ratioN = max(1000, intdiv($cfg['attempts'], 4));
 $ratios = ratio_rows(measure_ratios($ids, $ratioN, $cfg['rounds'], $ctl));
 
-$throughput = [];
 $tn = $cfg['quick'] ? 500 : max(1000, intdiv($cfg['attempts'], 2));
-foreach (throughput_cases() as $name => $make) {
-    log_line("throughput, {$cfg['procs']} processes: $name");
-    $throughput[$name] = run_throughput($make, $cfg['procs'], $tn, $ctl);
-}
+$tcases = throughput_cases();
+$truns = interleaved_rounds(array_keys($tcases), $cfg['throughput_rounds'], "throughput, {$cfg['procs']} processes",
+    fn (string $name) => run_throughput($tcases[$name], $cfg['procs'], $tn, $ctl));
+$throughput = array_map('throughput_row', $truns);
+$throughputTargets = throughput_targets($truns);
 $ctl->flushAll();
 
 // Last: its servers live until this process exits, and no process is forked after they start.
@@ -64,6 +64,7 @@ $server = $ctl->info('server');
 echo json_encode([
     'config' => array_diff_key($cfg, ['port' => 1, 'socket' => 1]),
     'throughput_n' => $tn,
+    'throughput_targets' => $throughputTargets,
     'ratio_n' => $ratioN,
     'ratio_chunks' => RATIO_CHUNKS,
     'load_start' => $load0,

@@ -3,7 +3,9 @@
 // once, each making decisions as fast as it can over its own 1,000 ids. Reports
 // decisions per second of the whole (from the common start to the last process's
 // end) and Redis CPU per decision (INFO cpu used_cpu_sys+used_cpu_user delta),
-// which is what caps a real deployment once PHP scales out.
+// which is what caps a real deployment once PHP scales out. One run of a case
+// moves by a quarter from one run to the next (2 cores shared by 8 processes and
+// Redis), so run.php takes interleaved rounds and throughput_row() their medians.
 declare(strict_types=1);
 
 /** name => factory of fn(string $id): bool, made inside each child (connections are per process). */
@@ -88,6 +90,47 @@ function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
     $cpu = redis_cpu_seconds($ctl) - $cpu0;
     $wall = max($ends) - $start;
     return ['dps' => $decisions / $wall, 'redis_cpu_us' => $cpu * 1e6 / $decisions, 'wall' => $wall, 'decisions' => $decisions];
+}
+
+/** One table row from the rounds of run_throughput(): medians, with the range of both figures. */
+function throughput_row(array $rs): array
+{
+    $row = ['rounds' => count($rs)];
+    foreach (['dps', 'redis_cpu_us', 'wall'] as $k) $row[$k] = median(array_column($rs, $k));
+    foreach (['dps', 'redis_cpu_us'] as $k) {
+        $row["{$k}_min"] = min(array_column($rs, $k));
+        $row["{$k}_max"] = max(array_column($rs, $k));
+    }
+    return $row;
+}
+
+/** The module's rows against issue 21's 8-process targets, each a median of the rounds' own
+ *  ratios (both sides of a ratio ran in the same round): decisions/s ÷ the userland
+ *  equivalent's (target >= 1), Redis CPU ÷ the scriptless fixed window's (target <= 1.1). */
+function throughput_targets(array $runs): array
+{
+    // The userland code each algorithm replaces: the blocks approximate the same sliding
+    // window as the log; a leaky bucket and GCRA are the buckets people hand-write.
+    $userland = [
+        'FixedWindow' => 'userland fixed window (pipeline)',
+        'SlidingWindow log' => 'userland sliding log (evalSha)',
+        'SlidingWindow blocks=10' => 'userland sliding log (evalSha)',
+        'TokenBucket' => 'userland token bucket (evalSha)',
+        'LeakyBucket' => 'userland token bucket (evalSha)',
+        'Gcra' => 'userland token bucket (evalSha)',
+    ];
+    $fixed = $runs['extension FixedWindow'] ?? null;
+    $ratios = static function (array $a, array $b, string $k): array {
+        $v = array_map(static fn ($x, $y) => $x[$k] / max($y[$k], 1e-9), $a, $b);
+        return ['ratio' => median($v), 'low' => min($v), 'high' => max($v)];
+    };
+    $rows = [];
+    foreach ($userland as $algo => $peer) {
+        $mine = $runs["module: $algo"] ?? null;
+        if ($mine === null || !isset($runs[$peer]) || $fixed === null) continue;
+        $rows[$algo] = ['peer' => $peer, 'dps' => $ratios($mine, $runs[$peer], 'dps'), 'cpu' => $ratios($mine, $fixed, 'redis_cpu_us')];
+    }
+    return $rows;
 }
 
 /** A child leaves without PHP's shutdown: objects copied from the parent (its control
