@@ -55,11 +55,10 @@ expect_smoke() { # label, php command line...
   if [[ "$got" == "[true,true,false] "* ]]; then ok "$label: a limiter of 2 allowed, allowed, denied (version ${got#* })"
   else fail "$label: expected [true,true,false], got: $got"; fi
 }
-# Whether a PHP binary's -m lists ratelimit. Its output is read whole first
-# (so in expect_clean too):
-# `php -m | grep -q` under pipefail fails when grep, having matched, exits
-# before PHP has written its last lines (SIGPIPE; php-fpm writes line by line,
-# and in CI it lost that race on a loaded machine).
+# Whether a PHP binary's -m lists ratelimit. The output is read whole before
+# grep (here and in expect_clean): under pipefail, `php -m | grep -q` fails
+# when grep exits at its match before PHP has written its last lines (SIGPIPE;
+# php-fpm writes line by line, and lost that race in CI on a loaded machine).
 lists_ratelimit() { # php binary
   local modules; modules=$("$1" -m 2>&1)
   grep -qx ratelimit <<<"$modules"
