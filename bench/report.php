@@ -7,6 +7,7 @@ declare(strict_types=1);
 $r = json_decode((string) file_get_contents($jsonFile), true, 512, JSON_THROW_ON_ERROR);
 $t = $r['table'];
 $f = static fn (float $v, int $d = 1): string => number_format($v, $d, '.', ',');
+$ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
 $deb = static fn (string $pkg): string => trim((string) shell_exec('dpkg-query -W -f=\'${Version}\' ' . escapeshellarg($pkg) . ' 2>/dev/null')) ?: 'not installed';
 preg_match('/^model name\s*:\s*(.+)$/m', (string) @file_get_contents('/proc/cpuinfo'), $cpu);
 $versions = $r['versions'] + [
@@ -75,7 +76,6 @@ $out[] = '| extension | × PING | target | userland equivalent × PING | Redis �
 $out[] = '|---|---:|---:|---:|---:|---:|';
 foreach ($targets as [$ext, $target, $user]) {
     if (!($e = $x($ext)) || !($u = $x($user))) continue;
-    $ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
     $cpuDiff = $floorCpu === null ? null : $e['cpu_us'] - $floorCpu;
     $out[] = sprintf('| %s | %.2f | ≤ %.2f %s | %.2f (%s) | %s / %s (%s) | %s |', $ext, $e['x_ping'], $target, $ok($e['x_ping'] <= $target),
         $u['x_ping'], $ok($e['x_ping'] <= $u['x_ping']), $f($e['redis_us']), $f($u['redis_us']), $ok($e['redis_us'] <= $u['redis_us']),
@@ -98,7 +98,6 @@ $out[] = '| algorithm | module µs | × PING | ÷ FixedWindow (tcp) (target ≤ 
 $out[] = '|---|---:|---:|---:|---:|---:|---:|---:|---:|';
 foreach ($t as $name => $row) {
     if (!preg_match('/^module: (.+) \(tcp\)$/', $name, $mm) || !($lua = $x("{$mm[1]} (tcp)")) || !$baseline) continue;
-    $ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
     $wall = $row['us'] / $baseline['us'];
     $redis = $lua['redis_us'] > 0 ? $row['redis_us'] / $lua['redis_us'] : INF;
     $perCore = static fn (float $us): string => $us > 0 ? $f(1e6 / $us, 0) : 'n/a';
@@ -141,7 +140,6 @@ $out[] = '';
 $out[] = '| algorithm | module ÷ userland decisions/s (target ≥ 1) | range | Redis CPU ÷ fixed window (target ≤ 1.1) | range |';
 $out[] = '|---|---:|---:|---:|---:|';
 foreach ($r['throughput_targets'] as $algo => $row) {
-    $ok = static fn (bool $b): string => $b ? 'met' : '**missed**';
     $out[] = sprintf('| %s | %.2f against %s (%s) | %.2f–%.2f | %.2f (%s) | %.2f–%.2f |', $algo, $row['dps']['ratio'], $row['peer'], $ok($row['dps']['ratio'] >= 1.0),
         $row['dps']['low'], $row['dps']['high'], $row['cpu']['ratio'], $ok($row['cpu']['ratio'] <= 1.1), $row['cpu']['low'], $row['cpu']['high']);
 }

@@ -120,6 +120,7 @@ function throughput_targets(array $runs): array
         'Gcra' => 'userland token bucket (evalSha)',
     ];
     $fixed = $runs['extension FixedWindow'] ?? null;
+    if ($fixed === null) return [];
     $ratios = static function (array $a, array $b, string $k): array {
         $v = array_map(static fn ($x, $y) => $x[$k] / max($y[$k], 1e-9), $a, $b);
         return ['ratio' => median($v), 'low' => min($v), 'high' => max($v)];
@@ -127,7 +128,7 @@ function throughput_targets(array $runs): array
     $rows = [];
     foreach ($userland as $algo => $peer) {
         $mine = $runs["module: $algo"] ?? null;
-        if ($mine === null || !isset($runs[$peer]) || $fixed === null) continue;
+        if ($mine === null || !isset($runs[$peer])) continue;
         $rows[$algo] = ['peer' => $peer, 'dps' => $ratios($mine, $runs[$peer], 'dps'), 'cpu' => $ratios($mine, $fixed, 'redis_cpu_us')];
     }
     return $rows;
