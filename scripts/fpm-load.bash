@@ -156,14 +156,13 @@ start_on_free_port() {
     port=$(free_port) || return 1
     "launch_$1" "$port"
     for i in $(seq 1 100); do
-      listens_on "$port" "${!2}" && break
+      if listens_on "$port" "${!2}"; then
+        START_PORT=$port
+        return 0
+      fi
       kill -0 "${!2}" 2>/dev/null || break
       sleep 0.05
     done
-    if listens_on "$port" "${!2}"; then
-      START_PORT=$port
-      return 0
-    fi
     stop_pid "${!2}"
   done
   return 1
