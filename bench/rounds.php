@@ -28,3 +28,32 @@ function round_medians(array $rs): array
     $row['mix'] = $rs[0]['mix'];
     return $row;
 }
+
+/**
+ * $a's figure $k against $b's, both from the same round, as the median of the rounds'
+ * own ratios with their range: drift between rounds (another load, a warmer cache)
+ * moves both sides of a round alike, where a ratio of two medians can pair a fast
+ * round with a slow one.
+ */
+function round_ratios(array $a, array $b, string $k): array
+{
+    $v = array_map(static fn (array $x, array $y) => $x[$k] / max($y[$k], 1e-9), $a, $b);
+    return ['ratio' => median($v), 'low' => min($v), 'high' => max($v)];
+}
+
+/**
+ * Issue 21's single-process targets, per algorithm with a "module: … (tcp)" case: wall
+ * time against the Lua path's scriptless fixed window ("FixedWindow (tcp)") and Redis
+ * µs against the Lua path of the same algorithm, each a round_ratios().
+ */
+function module_targets(array $runs): array
+{
+    $fixed = $runs['FixedWindow (tcp)'] ?? null;
+    if ($fixed === null) return [];
+    $rows = [];
+    foreach ($runs as $name => $rs) {
+        if (!preg_match('/^module: (.+) \(tcp\)$/', $name, $m) || !isset($runs["{$m[1]} (tcp)"])) continue;
+        $rows[$m[1]] = ['wall' => round_ratios($rs, $fixed, 'us'), 'redis' => round_ratios($rs, $runs["{$m[1]} (tcp)"], 'redis_us')];
+    }
+    return $rows;
+}

@@ -38,6 +38,7 @@ $runs = interleaved_rounds(array_keys($cases), $cfg['rounds'], 'single process',
     $ctl->flushAll();
     return with_ini($case['ini'], fn () => measure($calls[$name], $n, $ids, $pingBy[$case['transport']], $ctl, $case['top']) + ['n' => $n]);
 });
+$moduleTargets = module_targets($runs);
 $table = [];
 foreach ($runs as $name => $rs) {
     $table[$name] = ['system' => $cases[$name]['system'], 'transport' => $cases[$name]['transport']] + round_medians($rs);
@@ -64,6 +65,7 @@ $server = $ctl->info('server');
 echo json_encode([
     'config' => array_diff_key($cfg, ['port' => 1, 'socket' => 1]),
     'throughput_n' => $tn,
+    'module_targets' => $moduleTargets,
     'throughput_targets' => $throughputTargets,
     'ratio_n' => $ratioN,
     'ratio_chunks' => RATIO_CHUNKS,

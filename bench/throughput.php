@@ -8,6 +8,8 @@
 // Redis), so run.php takes interleaved rounds and throughput_row() their medians.
 declare(strict_types=1);
 
+require_once __DIR__ . '/rounds.php';
+
 /** name => factory of fn(string $id): bool, made inside each child (connections are per process). */
 function throughput_cases(): array
 {
@@ -121,15 +123,11 @@ function throughput_targets(array $runs): array
     ];
     $fixed = $runs['extension FixedWindow'] ?? null;
     if ($fixed === null) return [];
-    $ratios = static function (array $a, array $b, string $k): array {
-        $v = array_map(static fn ($x, $y) => $x[$k] / max($y[$k], 1e-9), $a, $b);
-        return ['ratio' => median($v), 'low' => min($v), 'high' => max($v)];
-    };
     $rows = [];
     foreach ($userland as $algo => $peer) {
         $mine = $runs["module: $algo"] ?? null;
         if ($mine === null || !isset($runs[$peer])) continue;
-        $rows[$algo] = ['peer' => $peer, 'dps' => $ratios($mine, $runs[$peer], 'dps'), 'cpu' => $ratios($mine, $fixed, 'redis_cpu_us')];
+        $rows[$algo] = ['peer' => $peer, 'dps' => round_ratios($mine, $runs[$peer], 'dps'), 'cpu' => round_ratios($mine, $fixed, 'redis_cpu_us')];
     }
     return $rows;
 }
