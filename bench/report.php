@@ -95,11 +95,11 @@ $out[] = 'The same limiters where the server module decides (rows "module: …":
 $out[] = '';
 $out[] = '| algorithm | module µs | × PING | ÷ FixedWindow (tcp) (target ≤ 1.05) | Lua µs | module Redis µs | Lua Redis µs | module ÷ Lua Redis µs (target ≤ 0.3) | decisions per Redis core-second: module / Lua |';
 $out[] = '|---|---:|---:|---:|---:|---:|---:|---:|---:|';
+$perCore = static fn (float $us): string => $us > 0 ? $f(1e6 / $us, 0) : 'n/a';
+$range = static fn (array $q, float $most): string => sprintf('%.2f (%.2f–%.2f) %s', $q['ratio'], $q['low'], $q['high'], $ok($q['ratio'] <= $most));
 foreach ($r['module_targets'] ?? [] as $algo => $target) {
     $row = $x("module: $algo (tcp)");
     $lua = $x("$algo (tcp)");
-    $perCore = static fn (float $us): string => $us > 0 ? $f(1e6 / $us, 0) : 'n/a';
-    $range = static fn (array $q, float $most): string => sprintf('%.2f (%.2f–%.2f) %s', $q['ratio'], $q['low'], $q['high'], $ok($q['ratio'] <= $most));
     $out[] = sprintf('| %s | %s | %.2f | %s | %s | %s | %s | %s | %s / %s |', $algo, $f($row['us']), $row['x_ping'], $range($target['wall'], 1.05),
         $f($lua['us']), $f($row['redis_us']), $f($lua['redis_us']), $range($target['redis'], 0.3), $perCore($row['redis_us']), $perCore($lua['redis_us']));
 }
