@@ -1,15 +1,69 @@
-//! Emits the `phpXX` cfg flags for the PHP found on this machine. Our own code
-//! does not test them, but the code ext-php-rs's `#[php_class]` macro expands
-//! into our crate does (`#[cfg(php82)]` around how a class registers its
-//! properties), so the flags must be set when this crate compiles.
+//! Emits the `phpXX` cfg flags for the PHP found on this machine, and the
+//! flags for the Zend struct layouts our own code reads, from that PHP's
+//! `PHP_VERSION_ID`.
+//!
+//! The `phpXX` flags: our own code does not test them, but the code
+//! ext-php-rs's `#[php_class]` macro expands into our crate does
+//! (`#[cfg(php82)]` around how a class registers its properties), so the
+//! flags must be set when this crate compiles.
+//!
+//! The layout flags, for the few places where src/php reaches into Zend
+//! structs that ext-php-rs does not wrap (each use names its flag):
+//! - `zend_arg_info_strings` (PHP >= 8.6, php-src #19022): a registered
+//!   internal function's `arg_info` is `zend_arg_info`, whose `name` and
+//!   `default_value` are `zend_string *` (before: `const char *`).
+//! - `zend_ini_modified_bool` (PHP >= 8.6): `zend_ini_entry.modified` is a
+//!   `bool` (before: `uint8_t`).
+//!
+//! The version is read from `php-config --vernum`, the same php-config whose
+//! headers ext-php-rs's bindings are generated from (`PHP_CONFIG`, else
+//! `php-config` on `PATH`), and checked against the `php` whose API version
+//! chose the `phpXX` flags (`PHP`, else `php` on `PATH`): two different PHPs
+//! would give bindings of one and flags of the other, so that is an error
+//! that says which two were found.
+use std::process::Command;
+
+use anyhow::{bail, Context};
 use ext_php_rs_build::{emit_check_cfg, emit_php_cfg_flags, find_php, ApiVersion, PHPInfo};
+
+/// The first `PHP_VERSION_ID` of each layout flag.
+const LAYOUT_FLAGS: &[(&str, u32)] = &[("zend_arg_info_strings", 80600), ("zend_ini_modified_bool", 80600)];
 
 fn main() -> anyhow::Result<()> {
     println!("cargo:rerun-if-env-changed=PHP");
+    println!("cargo:rerun-if-env-changed=PHP_CONFIG");
     let php = find_php()?;
     let info = PHPInfo::get(&php)?;
-    let version: ApiVersion = info.zend_version()?.try_into()?;
+    let api = info.zend_version()?;
+    let version: ApiVersion = api.try_into()?;
     emit_check_cfg();
     emit_php_cfg_flags(version);
+
+    let php_config = std::env::var("PHP_CONFIG").unwrap_or_else(|_| "php-config".to_string());
+    let ask = |option: &str| -> anyhow::Result<String> {
+        let out = Command::new(&php_config)
+            .arg(option)
+            .output()
+            .with_context(|| format!("running `{php_config} {option}` (PHP_CONFIG names another php-config)"))?;
+        if !out.status.success() {
+            bail!("`{php_config} {option}` failed: {}", out.status);
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let version_id: u32 = ask("--vernum")?.parse().context("php-config --vernum is not a number")?;
+    let config_api: u32 = ask("--phpapi")?.parse().context("php-config --phpapi is not a number")?;
+    if config_api != api {
+        bail!(
+            "{} (PHP API {api}) and {php_config} (PHP API {config_api}) belong to different PHPs: \
+             give both, e.g. PHP=/usr/bin/php8.5 PHP_CONFIG=/usr/bin/php-config8.5",
+            php.display()
+        );
+    }
+    for (flag, since) in LAYOUT_FLAGS {
+        println!("cargo:rustc-check-cfg=cfg({flag})");
+        if version_id >= *since {
+            println!("cargo:rustc-cfg={flag}");
+        }
+    }
     Ok(())
 }

@@ -77,7 +77,7 @@ fn our_method() -> Option<(String, String, Vec<String>)> {
         let args = func.internal_function.arg_info;
         let names = (0..func.common.num_args as usize)
             .filter_map(|i| args.add(i).as_ref())
-            .filter_map(|a| std::ffi::CStr::from_ptr(a.name).to_str().ok().map(str::to_string))
+            .map(|a| super::zend_api::parameter_name(a))
             .collect();
         Some((class, method, names))
     }

@@ -39,7 +39,12 @@ pub unsafe extern "C" fn key_prefix_displayer(entry: *mut zend_ini_entry, ty: c_
 /// in phpinfo()'s text or HTML form.
 unsafe fn display(entry: *mut zend_ini_entry, ty: c_int, shown: impl Fn(&[u8]) -> String) {
     let Some(entry) = (unsafe { entry.as_ref() }) else { return };
-    let value = if ty == DISPLAY_ORIG && entry.modified != 0 { entry.orig_value } else { entry.value };
+    // `modified` is a uint8_t before PHP 8.6 and a bool from 8.6 (build.rs's flag).
+    #[cfg(zend_ini_modified_bool)]
+    let modified = entry.modified;
+    #[cfg(not(zend_ini_modified_bool))]
+    let modified = entry.modified != 0;
+    let value = if ty == DISPLAY_ORIG && modified { entry.orig_value } else { entry.value };
     let text = unsafe { value.cast::<ZendStr>().as_ref() }.map(|s| shown(s.as_bytes())).unwrap_or_default();
     let as_text = unsafe { ext_php_rs_sapi_module().as_ref() }.is_none_or(|s| s.phpinfo_as_text != 0);
     match (text.is_empty(), as_text) {

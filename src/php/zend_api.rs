@@ -191,7 +191,7 @@ pub fn set_parameter_type(
         return Err(format!("{class}::{method}() has no parameter #{}", index + 1));
     }
     let arg = unsafe { &mut *internal.arg_info.add(index) };
-    let name = unsafe { CStr::from_ptr(arg.name) }.to_string_lossy();
+    let name = unsafe { parameter_name(arg) };
     if name != expect_name {
         return Err(format!("{class}::{method}() parameter #{} is ${name}, not ${expect_name}", index + 1));
     }
@@ -211,9 +211,53 @@ pub fn set_parameter_type(
         }
     }
     if let Some(default) = default {
-        arg.default_value = default.as_ptr();
+        unsafe { set_parameter_default(arg, default) };
     }
     Ok(())
+}
+
+/// A registered internal function's argument info, as the engine keeps it
+/// once `zend_register_functions` has copied it: PHP 8.6 converts it to
+/// `zend_arg_info` (names and defaults as `zend_string *`), earlier PHPs keep
+/// `zend_internal_arg_info` (`const char *`). build.rs sets the flag from the
+/// PHP version whose headers the bindings come from.
+#[cfg(zend_arg_info_strings)]
+pub type RegisteredArgInfo = ext_php_rs::ffi::zend_arg_info;
+#[cfg(not(zend_arg_info_strings))]
+pub type RegisteredArgInfo = ext_php_rs::ffi::zend_internal_arg_info;
+
+/// The parameter name of `arg` ("" when it has none).
+///
+/// # Safety
+/// `arg` is an entry of a registered internal function's `arg_info`.
+pub unsafe fn parameter_name(arg: &RegisteredArgInfo) -> String {
+    #[cfg(zend_arg_info_strings)]
+    let name = unsafe { arg.name.cast_const().as_ref() }.map(|s| String::from_utf8_lossy(s.as_bytes()).into_owned());
+    #[cfg(not(zend_arg_info_strings))]
+    let name = (!arg.name.is_null()).then(|| unsafe { CStr::from_ptr(arg.name) }.to_string_lossy().into_owned());
+    name.unwrap_or_default()
+}
+
+/// Gives `arg` the default `default` (PHP code, as Reflection shows it).
+/// Before 8.6 the engine reads the C string in place (ours is `'static`).
+/// From 8.6 it is a `zend_string` the engine releases with the function at
+/// shutdown: an interned, persistent one, whose release is a no-op; the one it
+/// replaces (if the binding gave any) is released here, as the engine would.
+///
+/// # Safety
+/// `arg` is an entry of a registered internal function's `arg_info`, at MINIT.
+unsafe fn set_parameter_default(arg: &mut RegisteredArgInfo, default: &'static CStr) {
+    #[cfg(zend_arg_info_strings)]
+    unsafe {
+        if !arg.default_value.is_null() {
+            ext_php_rs::ffi::ext_php_rs_zend_string_release(arg.default_value);
+        }
+        arg.default_value = ZendStr::new_interned(default.to_bytes(), true).into_raw().cast();
+    }
+    #[cfg(not(zend_arg_info_strings))]
+    {
+        arg.default_value = default.as_ptr();
+    }
 }
 
 /// A class name as the engine keeps it in a type: interned and persistent.
