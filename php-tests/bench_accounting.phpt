@@ -1,7 +1,7 @@
 --TEST--
 make bench's accounting (bench/measure.php) against a real redis-server: round trips, commands (incl. those inside scripts) and the commands-per-decision mix come out exact for calls of known shape, the control connection's own INFO and PING samples taken out; Redis-side µs counts a script once, not again for the commands it ran
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php $phpredis = "make bench's userland baselines and control connections are phpredis clients"; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ; the Lua library's calls are what this test counts
 ratelimit.server_module=off
@@ -13,9 +13,12 @@ require __DIR__ . '/../bench/measure.php';
 // Counts server-wide figures (INFO stats): a server of this test's own.
 $server = rl_start_redis();
 $url = 'redis://127.0.0.1:' . $server['port'];
-$client = rl_redis($server['port']);
-$ping = rl_redis($server['port']);
-$ctl = rl_redis($server['port']);
+// phpredis clients, as make bench has them (bench/lib.php).
+[$client, $ping, $ctl] = array_map(function () use ($server) {
+    $r = new Redis();
+    $r->connect('127.0.0.1', $server['port'], 2.0);
+    return $r;
+}, range(1, 3));
 $ids = array_map('strval', range(0, 99));
 $n = 2500;   // not a multiple of the 1,000-call chunk: the last chunk is short
 

@@ -1,7 +1,7 @@
 --TEST--
 ratelimit.block_cache: a denial is answered from process memory until its retryAfter has passed (no command sent, times counting down), for the same key and policy and a cost at least as large; reset() in this process forgets it; php --ri shows entries and hits; 8 processes accept exactly the limit with it on
 --SKIPIF--
-<?php $needs = ['redis', 'pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.block_cache=1
 ratelimit.block_cache_size=3

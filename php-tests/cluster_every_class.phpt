@@ -1,7 +1,7 @@
 --TEST--
 Redis Cluster (3 masters, 3 replicas, started by the test): every class, consumeMany over ids of many slots and CompoundRateLimiter decide exactly through redis-cluster:// and the 'cluster' array; keys are prefix:{id}, a compound's keys share a slot; the function library reloads after FUNCTION FLUSH on every master; a slot moved to another master (MOVED) is followed; forked children share nothing and accept exactly the limit
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2

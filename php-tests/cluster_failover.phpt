@@ -1,7 +1,7 @@
 --TEST--
 Redis Cluster failover under load: 8 processes on one token bucket while the master owning its key is killed (kill -9): no process crashes, every call decides or raises RateLimiterException within a bounded time, calls decide again once the replica is promoted, and no more than the limit is ever accepted (the state was replicated before the kill)
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
@@ -12,7 +12,7 @@ require __DIR__ . '/classes.inc';
 require __DIR__ . '/cluster.inc';
 $cluster = rl_start_cluster();
 $dsn = 'redis-cluster://' . implode(',', $cluster['seeds']);
-$r = rl_cluster_failover_run($cluster, $dsn, rl_prefix('hot'), function (Redis $master, ?Redis $replica, array $pidByPort) {
+$r = rl_cluster_failover_run($cluster, $dsn, rl_prefix('hot'), function (RlClient $master, ?RlClient $replica, array $pidByPort) {
     posix_kill($pidByPort[(int) $master->rawCommand('CONFIG', 'GET', 'port')[1]], SIGKILL);
 });
 rl_cluster_failover_report($r);

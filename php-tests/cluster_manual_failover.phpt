@@ -1,7 +1,7 @@
 --TEST--
 Redis Cluster: CLUSTER FAILOVER on the replica of the master owning a token bucket's key while 8 processes call consume(): no process crashes, calls keep deciding (or raise RateLimiterException) within a bounded time, the replica serves as master afterwards, and exactly the limit is accepted
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
@@ -13,7 +13,7 @@ require __DIR__ . '/cluster.inc';
 $cluster = rl_start_cluster();
 $dsn = 'redis-cluster://' . implode(',', $cluster['seeds']);
 $promoted = 'not asked';
-$r = rl_cluster_failover_run($cluster, $dsn, rl_prefix('hot'), function (Redis $master, ?Redis $replica) use (&$promoted) {
+$r = rl_cluster_failover_run($cluster, $dsn, rl_prefix('hot'), function (RlClient $master, ?RlClient $replica) use (&$promoted) {
     $replica->rawCommand('CLUSTER', 'FAILOVER');
     for ($i = 0; $i < 100 && $replica->rawCommand('ROLE')[0] !== 'master'; $i++) usleep(50000);
     $promoted = $replica->rawCommand('ROLE')[0];

@@ -1,7 +1,7 @@
 --TEST--
 Redis Cluster and the server module: where one of 3 masters lacks it, every class, a batch and a compound are decided by the Lua library on every master (the module only when every master has it), exactly, and php --ri says so; where every master loads it, the same calls are decided by the module
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2

@@ -1,7 +1,7 @@
 --TEST--
 A phpredis RedisCluster object as $connection (3 masters, 3 replicas, started by the test): the $connection type is Redis|RedisCluster|array|string|int|float|null; every class, consumeMany and CompoundRateLimiter decide on the object's cluster and the keys are in it; limiters from the object, a second object and the DSN of its masters share one pooled connection; its read timeout is used; an object that knows no masters, or whose _masters() throws, is a ValueError; on a cluster with a password the object is used without it (phpredis 5.3 has no getAuth()) and the first call's NOAUTH says to pass a DSN or array, while a subclass with getAuth(), the DSN and the array with auth decide
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $phpredis = 'a RedisCluster object as the connection argument'; $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2

@@ -1,7 +1,7 @@
 --TEST--
 Redis Cluster over TLS (every node TLS-only, certificates made by openssl at test time): rediss-cluster:// and the 'cluster' array with 'scheme' => 'tls' decide exactly for every class and a compound; the server certificate is verified (no cafile: RateLimiterException naming the cause), verify_peer=0 opts out; plain redis-cluster:// to TLS nodes fails
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=1
 ratelimit.timeout=1

@@ -1,7 +1,7 @@
 --TEST--
 CompoundRateLimiter: all-or-nothing over members of any classes in one atomic round trip, the most restrictive answer, peek/reset/consumeMany, $remaining, bad members named; 8 processes on (50/min, 100/min) accept exactly 50 and leave the second member at exactly 50
 --SKIPIF--
-<?php $needs = ['redis', 'pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

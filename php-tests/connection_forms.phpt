@@ -1,14 +1,14 @@
 --TEST--
-The connection argument: DSN, unix socket, config array, phpredis object (host, db, auth read from it), null = ratelimit.redis_url
+The connection argument: DSN, unix socket, config array, null = ratelimit.redis_url (phpredis objects: phpredis_objects.phpt); one pooled connection per target
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
 $p = rl_prefix();
 $r = rl_redis();
 
-function where(Redis $r, int $db, string $key): string {
+function where(RlClient $r, int $db, string $key): string {
     $r->select($db);
     $v = $r->get($key);
     $r->select(0);
@@ -32,21 +32,6 @@ foreach ($forms as $name => $conn) {
     echo str_pad($name, 12), where($r, $dbs[$name], "$p:$name:x"), "\n";
 }
 
-echo "-- a phpredis object: its server and selected db, not its socket\n";
-$redis = new Redis();
-$redis->connect('127.0.0.1', RL_PORT);
-$redis->select(2);
-$l = new FixedWindowRateLimiter($redis, "$p:obj", 60, 10);
-$redis->close();                 // our pooled connection is our own
-var_dump($l->isAllowed('x'), where($r, 2, "$p:obj:x"));
-$viaSocket = new Redis();
-$viaSocket->connect(RL_SOCKET);
-$l = new FixedWindowRateLimiter($viaSocket, "$p:objsock", 60, 10);
-var_dump($l->isAllowed('x'), where($r, 0, "$p:objsock:x"));
-
-echo "-- a phpredis object that is not connected\n";
-rl_throws(fn () => new FixedWindowRateLimiter(new Redis(), "$p:nc", 60, 10));
-
 echo "-- the pool: one connection per target, reused by every limiter of the process\n";
 $own = rl_start_redis();   // a server no other test talks to, so its client count is ours
 for ($i = 0; $i < 20; $i++) {
@@ -68,13 +53,6 @@ array       db5:'2'
 array index db6:'2'
 array unix  db7:'2'
 null        db0:'2'
--- a phpredis object: its server and selected db, not its socket
-bool(true)
-string(7) "db2:'1'"
-bool(true)
-string(7) "db0:'1'"
--- a phpredis object that is not connected
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is a Redis object that is not connected; call connect() first
 -- the pool: one connection per target, reused by every limiter of the process
 connections for 20 limiters on one target: 1
 connections the extension ever opened: 1

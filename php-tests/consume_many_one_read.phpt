@@ -1,7 +1,7 @@
 --TEST--
 consumeMany() reads the string states of a batch (fixed window at cost > 1, token and leaky bucket, GCRA) with one MGET, and knows the missing ones by one EXISTS: no id needs a GET of its own, except an id repeated in the batch (it sees the write before it) and, when a key of the batch holds another type, every key MGET did not answer (so the foreign type is refused); the sliding windows' keys are no strings and are never MGET
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ; the Lua library's batch read (one MGET) is what this test watches
 ratelimit.server_module=off

@@ -1,7 +1,7 @@
 --TEST--
 Every class, one table: bad numbers, key prefixes, keys, connections and method arguments each raise ValueError/TypeError in PHP's words naming the parameter as the caller's form calls it, and nothing reaches Redis; then what only one class checks
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 Every class under contention, one table: 8 processes x 200 attempts on one key, limit 100, exactly 100 accepted and exactly 100 units stored
 --SKIPIF--
-<?php $needs = ['redis', 'pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 Every class, one table: one small key per id after 100 requests, its size in Redis memory bounded, its TTL the time its state still matters
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
@@ -13,7 +13,7 @@ $redis = rl_redis();
 // bounds hold for keys up to 30 bytes. The log holds 100 compact unique
 // members; the blocks mode, six slice counters.
 $most = ['fixed' => 119, 'sliding' => 2200, 'blocks' => 1023, 'token' => 119, 'leaky' => 119, 'gcra' => 119];
-$types = [Redis::REDIS_STRING => 'string', Redis::REDIS_ZSET => 'zset', Redis::REDIS_HASH => 'hash'];
+$types = ['string' => 'string', 'zset' => 'zset', 'hash' => 'hash'];   // TYPE, as RlClient::type() names it
 $seen = [];
 foreach (rl_classes() as $kind => $c) {
     // Limit 1000 over 2000 s: 0.5 units/s for the buckets and GCRA.

@@ -1,7 +1,7 @@
 --TEST--
 Every class, one table: allows the limit then denies with exact remaining; denied attempts and peek() write nothing; costs take several units; reset(); the default id; the whole RateLimitResult
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 PHP code in a phpredis subclass is respected: its exceptions propagate unchanged, exit() exits, phpredis's own RedisException becomes the previous of our ValueError
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php $phpredis = 'its subclasses and their exceptions as the connection argument'; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 A read-only replica: every class's peek() and a compound's peek() answer there, the same as the master's (FCALL_RO of the no-writes functions, or the script form on Redis 6); consume(), consumeMany() and reset() there fail with READONLY and write nothing
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

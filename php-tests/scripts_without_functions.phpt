@@ -1,7 +1,7 @@
 --TEST--
 A Redis without functions (FCALL and FUNCTION renamed away, as on Redis 6): every class, peek, consumeMany and a compound answer exactly as with the function library, through EVALSHA of the script form, reloaded after SCRIPT FLUSH; the server with functions never sees an EVALSHA
 --SKIPIF--
-<?php $needs = ['redis', 'pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ; the Lua library's calls are what this test counts
 ratelimit.server_module=off

@@ -1,7 +1,7 @@
 --TEST--
 Redis Sentinel with passwords: the master's (auth, or the DSN's user:password) and the sentinels' own (sentinel_auth, or ?sentinel_user=&sentinel_password=), a password or an ACL user; a missing or wrong one on either side is a RateLimiterException saying which side refused, never showing a password
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=1
 ratelimit.timeout=1
@@ -17,7 +17,7 @@ $show = fn (string $m) => preg_replace('/:\d{4,5}\b/', ':PORT', $m);
 // A Redis 6.0 sentinel has no ACL users (6.2 added them): there the ACL rows
 // must be refused as a wrong password is; elsewhere they must decide.
 [$host, $port] = explode(':', $s);
-$probe = new Redis();
+$probe = new RlClient();
 $probe->connect($host, (int) $port);
 $sentinelAcl = @$probe->auth(['sam', 'sam-pw']) === true;
 $acl = fn (string $got) => $got === ($sentinelAcl ? 'YYn'

@@ -1,7 +1,7 @@
 --TEST--
 Redis Sentinel connection forms that cannot work are ValueError/TypeError naming $connection before anything is sent (no or empty service, a service of several words, malformed or no sentinels, a query without TLS, a client certificate without key); a service the sentinels do not monitor and sentinels that do not answer are RateLimiterExceptions naming them, never the password, and ratelimit.on_error answers for them
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.3
 ratelimit.timeout=0.3

@@ -1,7 +1,7 @@
 --TEST--
 Redis Sentinel (1 master, 1 replica, 3 sentinels, started by the test): every class, consumeMany and CompoundRateLimiter decide exactly through redis-sentinel:// and the 'sentinel' array, on the master the sentinels name, in the db asked for; the replica holds no key it was not sent by its master; a master demoted by hand (REPLICAOF, no failover) is never written: its READONLY drops the connection, the sentinels are asked again and the ROLE check refuses it, until it is master again; sentinels that do not answer are passed over, and one that hangs is asked last once another has answered; forked children accept exactly the limit
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=1
 ratelimit.timeout=1

@@ -1,7 +1,7 @@
 --TEST--
 Redis Sentinel failover under load: 8 processes on one token bucket while the master is killed (kill -9): no process crashes, every call decides or raises RateLimiterException within a bounded time, the sentinels promote the replica and calls decide again on it without a restart, and no more than the limit is ever accepted (the state was replicated before the kill)
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
@@ -15,7 +15,7 @@ $dsn = 'redis-sentinel://' . implode(',', $set['sentinels']) . '#mymaster';
 $old = $set['master'];
 $new = $set['replicas'][0];
 $r = rl_sentinel_failover_run($set, $dsn, rl_prefix('hot'),
-    fn (Redis $master, Redis $replica, array $set) => posix_kill($set['pids'][$set['master']], SIGKILL),
+    fn (RlClient $master, RlClient $replica, array $set) => posix_kill($set['pids'][$set['master']], SIGKILL),
     // Done when every sentinel names the replica as master.
     fn (array $set) => array_sum(array_map(fn ($port) => rl_sentinel_master_port($set, $port) === $new ? 1 : 0, $set['sentinel_ports'])) === 3,
 );

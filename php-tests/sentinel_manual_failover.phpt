@@ -1,7 +1,7 @@
 --TEST--
 Redis Sentinel: SENTINEL FAILOVER of a live master while 8 processes call consume() on one token bucket: no process crashes, calls keep deciding, every process leaves the old master within about a second of the sentinels naming the new one (it re-confirms the master once a second), so the old master gets at most about one second's worth of scripts after the switch, and exactly the limit is accepted
 --SKIPIF--
-<?php $needs = ['redis', 'posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
@@ -15,14 +15,14 @@ $dsn = 'redis-sentinel://' . implode(',', $set['sentinels']) . '#mymaster';
 $old = rl_redis($set['master']);
 $new = $set['replicas'][0];
 /** Scripts $r was sent (run, failed or rejected with READONLY: any counts). */
-$scripts = fn (Redis $r): int => rl_library_calls($r, true);
+$scripts = fn (RlClient $r): int => rl_library_calls($r, true);
 // The load's rate on the old master before the failover: "one second's worth".
 $perSecond = 0.0;
 // When the first sentinel named the new master; the old master's scripts then,
 // and when they last grew.
 $switched = $atSwitch = $lastGrowth = $seen = null;
 $r = rl_sentinel_failover_run($set, ['sentinel' => $set['sentinels'], 'service' => 'mymaster'], rl_prefix('hot'),
-    function (Redis $master, Redis $replica, array $set) use ($scripts, &$perSecond) {
+    function (RlClient $master, RlClient $replica, array $set) use ($scripts, &$perSecond) {
         [$n0, $t0] = [$scripts($master), microtime(true)];
         usleep(500000);
         $perSecond = ($scripts($master) - $n0) / (microtime(true) - $t0);

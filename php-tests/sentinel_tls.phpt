@@ -1,7 +1,7 @@
 --TEST--
 Redis Sentinel over TLS (rediss-sentinel:// and the 'sentinel' array with 'scheme' => 'tls' + 'ssl'): a master and a sentinel that speak only TLS, with certificates made at test time; every class decides exactly; the TLS options apply to the sentinels and the master alike; an unverified certificate is a RateLimiterException naming the cause; verify_peer=0 is the explicit opt-out; plain redis-sentinel:// to a TLS sentinel fails, never falls back
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=1
 ratelimit.timeout=0.5

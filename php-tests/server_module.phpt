@@ -1,7 +1,7 @@
 --TEST--
 Server module: on a server that loaded it, every class, a batch and a compound are decided by its commands (INFO commandstats), php --ri says so; ratelimit.server_module=off keeps the Lua library (auto|off only); 8 processes mixing both paths on the same keys accept exactly the limit; a replica without the module holds byte-identical state after a run (effects replicated, never the command); a server restarted without the module is decided by the Lua library
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/skipif.inc'; ?>
+<?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 TLS certificates: the server's certificate is verified by default (unknown CA, expired, wrong host name, no cafile: RateLimiterException naming the cause); verify_peer=0 is the explicit opt-out; client certificates for --tls-auth-clients yes with a password; unreadable files named; contradictory options are ValueErrors before anything is sent
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2

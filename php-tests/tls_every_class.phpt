@@ -1,7 +1,7 @@
 --TEST--
 TLS (rediss:// DSN and the phpredis array form): every class decides over a verified TLS connection with exact counts, consumeMany and CompoundRateLimiter too; the server sees the extension only on its TLS port; TLS and plain targets are separate pool entries
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 TLS asked for in any form never falls back to plain TCP: against a plain listener every form sends only a TLS hello (never the password) and fails with a RateLimiterException; a plain redis-server never sees AUTH; an unknown scheme is a ValueError
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.3
 ratelimit.timeout=0.3

@@ -1,7 +1,7 @@
 --TEST--
 Every algorithm through faults: FUNCTION FLUSH, a server that lost its function library on restart, a foreign key, an unreachable server under each on_error policy
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
 ratelimit.connect_timeout=0.3
 --FILE--

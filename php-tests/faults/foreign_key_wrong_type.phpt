@@ -1,7 +1,7 @@
 --TEST--
 A foreign key of the wrong type at a limiter's key: RateLimiterException naming the cause, the key untouched, other ids fine
 --SKIPIF--
-<?php $needs = ['redis']; require __DIR__ . '/../skipif.inc'; ?>
+<?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';

@@ -1,7 +1,7 @@
 --TEST--
 Redis stalled (CLIENT PAUSE) with ratelimit.timeout=0.2: the call returns in time, and the next calls get their own replies
 --SKIPIF--
-<?php $needs = ['redis', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
+<?php $needs = ['posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
 ratelimit.timeout=0.2
 --FILE--

@@ -1,7 +1,5 @@
 --TEST--
 Laravel drop-in: the connection and key prefix come from Laravel's own config (url, auth, database, prefixes, cache.limiter); not Redis: stock stays; Redis down: ratelimit.on_error decides
---EXTENSIONS--
-redis
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,7 +1,5 @@
 --TEST--
 Laravel drop-in: the RateLimiter facade answers like stock Laravel, on the same keys; a mixed fleet during a rollout
---EXTENSIONS--
-redis
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,7 +1,5 @@
 --TEST--
 Laravel drop-in: with config ratelimit.headers = 'ietf', throttle sends RateLimit-Policy / RateLimit (and Retry-After when denied) instead of X-RateLimit-*; an unknown style is refused
---EXTENSIONS--
-redis
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,7 +1,6 @@
 --TEST--
 Laravel drop-in: 8 processes racing on throttle:120,1 through the HTTP kernel get exactly 120, and on a named limiter with two limits exactly each limit (stock Laravel's figures are reported)
 --EXTENSIONS--
-redis
 pcntl
 posix
 --SKIPIF--

@@ -1,7 +1,5 @@
 --TEST--
 Laravel drop-in: one round trip per request and limit (Redis INFO stats: total_reads_processed; total_commands_processed includes the commands a script runs), stock figures reported
---EXTENSIONS--
-redis
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
@@ -11,14 +9,14 @@ require __DIR__ . '/laravel_app.inc';
 // A server of its own: other tests run in parallel on the shared one.
 $server = rl_start_redis();
 $info = rl_redis($server['port']);
-function stats(Redis $r): array
+function stats(RlClient $r): array
 {
     $s = $r->info('stats');
     return [(int) $s['total_commands_processed'], (int) $s['total_reads_processed']];
 }
 
 /** Commands and reads per request for $n requests to $uri (after one warm-up request). */
-function per_request(RlTestKernel $kernel, Redis $info, string $uri, int $n, string $ip, array $headers = []): string
+function per_request(RlTestKernel $kernel, RlClient $info, string $uri, int $n, string $ip, array $headers = []): string
 {
     rl_laravel_get($kernel, $uri, $ip, true, $headers);   // connects, loads the script
     [$c0, $r0] = stats($info);

@@ -1,7 +1,5 @@
 --TEST--
 Laravel drop-in: the same request sequences through stock Laravel and the drop-in give the same statuses, headers and bodies
---EXTENSIONS--
-redis
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--

@@ -1,7 +1,6 @@
 --TEST--
 Symfony adapter: 8 processes racing on one key accept exactly the limit (fixed_window, sliding_window, token_bucket); Symfony's own limiters on Redis storage, without and with a Lock, reported
 --EXTENSIONS--
-redis
 pcntl
 posix
 --SKIPIF--
@@ -24,9 +23,9 @@ use Symfony\Component\RateLimiter\Storage\StorageInterface;
 /** Symfony's limiter state in Redis, as CacheStorage on a Redis cache pool keeps it (serialized, with its expiry). */
 final class RedisStorage implements StorageInterface
 {
-    private ?Redis $redis = null;
+    private ?RlClient $redis = null;
 
-    private function redis(): Redis
+    private function redis(): RlClient
     {
         return $this->redis ??= rl_redis();   // opened in each child, after the fork
     }
@@ -70,7 +69,7 @@ foreach ($policies as $config) {
     $t = microtime(true);
     $withLock = rl_hammer(function () use ($config) {
         static $locks = null;
-        $locks ??= new LockFactory(new RedisStore(rl_redis()));
+        $locks ??= new LockFactory(new RedisStore(rl_framework_redis()));   // phpredis, else predis
         return (new RateLimiterFactory($config, new RedisStorage(), $locks))->create('race')->consume()->isAccepted();
     }, 8, 50);
     printf("  symfony without Lock: %d of 400 accepted (%.0f ms); with a Redis Lock: %d (%.0f ms)\n", $noLock, $noLockMs, $withLock, (microtime(true) - $t) * 1000);

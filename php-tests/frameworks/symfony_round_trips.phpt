@@ -12,7 +12,7 @@ use RateLimit\Symfony\ExtensionRateLimiterFactory;
 
 $server = rl_start_redis();
 $info = rl_redis($server['port']);
-function reads(Redis $r): int
+function reads(RlClient $r): int
 {
     return (int) $r->info('stats')['total_reads_processed'];
 }

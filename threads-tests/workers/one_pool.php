@@ -10,7 +10,8 @@ foreach ([0, 1] as $db) {
     for ($i = 0; $i < 50; $i++) $limiter->isAllowed("t$t");
 }
 if ($t === 0 && !empty($_GET['sample'])) {
-    $redis = new Redis();
+    require_once __DIR__ . '/../../php-tests/resp.inc';   // the harness's client: no phpredis needed
+    $redis = new RlClient();
     $redis->connect('127.0.0.1', (int) $_GET['port']);
     echo 'clients ', $redis->info('clients')['connected_clients'] - 1, "\n";
     $redis->close();
