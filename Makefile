@@ -1,12 +1,17 @@
 # ratelimit: a PHP extension in Rust. `make help` lists the targets.
 SHELL := /bin/bash
-PHP ?= php
-PHP_CONFIG ?= php-config
-# The distribution's default PHP (php-dev, php-cli, … follow it: 8.2 on Debian 12,
-# 8.4 on Debian 13), or PHP_VERSION=8.3 for that version's phpX.Y-* packages.
+# The PHP to build for: the php and php-config on PATH, or PHP_VERSION=8.5 for
+# Debian's php8.5 and php-config8.5 (make deps installs that version's
+# packages), or PHP=/path/to/php PHP_CONFIG=/path/to/php-config.
 PHP_VERSION ?=
-PHP_PACKAGES := $(addprefix php$(PHP_VERSION)-,dev cli redis fpm)
-DEB_PACKAGES := $(PHP_PACKAGES) build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock dpkg-dev gnuplot-nox openssl
+PHP ?= php$(PHP_VERSION)
+PHP_CONFIG ?= php-config$(PHP_VERSION)
+# Another PHP than php and php-config on PATH goes to cargo as absolute paths
+# (ext-php-rs's build script refuses a bare name that is not a file); the
+# PHP on PATH goes as nothing, since a changed environment makes cargo build
+# ext-php-rs again (phpize/config.m4 does the same). Expanded when the recipe
+# runs, after make deps has installed PHP.
+CARGO_PHP_ENV = $(if $(filter-out php,$(PHP))$(filter-out php-config,$(PHP_CONFIG)),PHP="$(shell command -v $(PHP) || echo $(PHP))" PHP_CONFIG="$(shell command -v $(PHP_CONFIG) || echo $(PHP_CONFIG))")
 CARGO_TARGET_DIR ?= target
 SO := modules/ratelimit.so
 MODULE_SO := modules/ratelimit-redis.so
@@ -14,23 +19,18 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind test-php test-threads bench-threads test-fpm matrix zts demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-php test-threads bench-threads test-fpm matrix zts check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-deps: ## install the Debian packages the project needs (idempotent; uses sudo when not root)
-	@missing=$$(for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  echo "installing:" $$missing; \
-	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
-	else echo "all Debian packages present"; fi
+deps: ## install the Debian packages the project needs (idempotent; sudo when not root; for the php on PATH, PHP_VERSION=X.Y's, none beside a PHP built from source)
+	@PHP_VERSION="$(PHP_VERSION)" scripts/deps.bash
 
 build: $(SO) ## build the release extension into modules/ratelimit.so
 
 $(SO): $(SOURCES) | deps
-	cargo build --release
+	$(CARGO_PHP_ENV) cargo build --release
 	@mkdir -p modules
 	cp $(CARGO_TARGET_DIR)/release/libratelimit.so $(SO)
 
@@ -66,8 +66,11 @@ test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts,
 matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6); ROWS="trixie-redis …" to pick; needs root
 	scripts/matrix.bash $(ROWS)
 
-zts: ## the suite and make test-threads under a thread-safe PHP 8.4 (built once from trixie's php8.4 source into a trixie root under /var/cache/ratelimit-matrix); TESTS=… for some phpt only; needs root
-	scripts/zts.bash
+zts: ## the suite and make test-threads under a thread-safe PHP 8.4 built from source as the php:8.x-zts images (/usr/local, conf.d scan dir; once, in a trixie root under /var/cache/ratelimit-matrix), with make check-official-layout; TESTS=… for some phpt only; needs root
+	scripts/php-from-source.bash zts
+
+check-official-layout: $(SO) ## under a PHP laid out as the official images (make zts runs it): no second PHP, make install/uninstall into its conf.d, docs/install.md's Dockerfile build step (PIE's), php-fpm loads it
+	scripts/check-official-layout.bash
 
 demo: $(SO) ## build, start a local redis-server (or use RATELIMIT_REDIS_URL), show limiters allow and deny
 	scripts/demo.bash

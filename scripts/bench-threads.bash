@@ -15,8 +15,7 @@ cd "$(dirname "$0")/.."
 PATH="$PATH:/usr/sbin:/sbin"
 THREADS=16 REQUESTS=800 DECISIONS=100 RUNS=3
 harness=$(scripts/threads.bash --build-only)
-prefix=$(php-config --prefix)
-php_fpm=$prefix/sbin/php-fpm
+php_fpm=$(php_fpm_path)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-bench-threads.XXXXXX")
 FPM_PID= NGINX_PID=
 stop_pid() { [ -n "$1" ] || return 0; kill -TERM "$1" 2>/dev/null || return 0; wait "$1" 2>/dev/null || true; }

@@ -18,8 +18,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/redis.bash
 PATH="$PATH:/usr/sbin:/sbin" # php-fpmX.Y and nginx live there; not in every user's PATH
-# The FPM of the same PHP as the CLI that runs the tests (Debian names it by version).
-php_fpm=php-fpm$(php -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
+# The FPM of the same PHP as the CLI that runs the tests.
+. scripts/php.bash # php_fpm_path
+php_fpm=$(php_fpm_path) || { echo "fpm-load: no php-fpm for $(command -v php) (make deps installs Debian's)"; exit 2; }
 
 WORKERS=4 IDS=6 EACH=700 CONC=8 LIMIT=100 # LIMIT must match examples/fpm/limit.php
 so=$(realpath "${RATELIMIT_SO:-modules/ratelimit.so}")
@@ -186,7 +187,9 @@ echo "fpm-load: php-fpm (master $FPM_PID, workers $pids_before) on :$fpm_port, n
 smoke=$(php -n -r '
   $ctx = stream_context_create(["http" => ["header" => "X-Client-Id: smoke", "ignore_errors" => true]]);
   $body = file_get_contents($argv[1], false, $ctx);
-  echo implode("|", array_filter($http_response_header, fn ($h) => preg_match("/^(HTTP|X-RateLimit)/", $h))), "|", trim($body);
+  // PHP 8.4 added http_get_last_response_headers(); 8.5 deprecates $http_response_header.
+  $headers = function_exists("http_get_last_response_headers") ? http_get_last_response_headers() : $http_response_header;
+  echo implode("|", array_filter($headers, fn ($h) => preg_match("/^(HTTP|X-RateLimit)/", $h))), "|", trim($body);
 ' "$url")
 echo "smoke: $smoke"
 [[ "$smoke" == "HTTP/1.1 200 OK|X-RateLimit-Limit: $LIMIT|X-RateLimit-Remaining: $((LIMIT - 1))|X-RateLimit-Reset: 3600|hello smoke, $((LIMIT - 1)) requests left this hour" ]] \

@@ -5,9 +5,13 @@
 #   scripts/install.bash install|uninstall <the .so> [php-config]
 #
 # install:   the .so → `php-config --extension-dir`/ratelimit.so; ratelimit.ini →
-#            on Debian /etc/php/<version>/mods-available, enabled with phpenmod
-#            (a conf.d link per SAPI, named after the ini's "; priority=" line);
-#            elsewhere `php-config --ini-dir`/20-ratelimit.ini.
+#            for Debian's PHP (its scan dir is /etc/php/<version>/<sapi>/conf.d)
+#            /etc/php/<version>/mods-available, enabled with phpenmod (a conf.d
+#            link per SAPI, named after the ini's "; priority=" line); for any
+#            other PHP (built from source under /usr/local, as the official
+#            Docker images: scan dir /usr/local/etc/php/conf.d) its own
+#            `php-config --ini-dir`/20-ratelimit.ini, and nothing of Debian's
+#            PHP is touched even when one is installed beside it.
 #            An ini already there that differs from ours was edited by someone:
 #            it stays, and ours is written beside it as ratelimit.ini.dist.
 # uninstall: phpdismod (links and phpenmod's state), the .so, the .dist, and
@@ -21,17 +25,19 @@ version=$("$php_config" --version | cut -d. -f1,2)
 ext_dir=$("$php_config" --extension-dir)
 php_bin=$("$php_config" --php-binary)
 ours=ratelimit.ini
-if [ -d "/etc/php/$version/mods-available" ] && command -v phpenmod >/dev/null; then
+# Which layout is the PHP's own, not which one the machine happens to have.
+scan_dir=$("$php_config" --ini-dir)
+if [[ $scan_dir == /etc/php/$version/*/conf.d ]] && [ -d "/etc/php/$version/mods-available" ] && command -v phpenmod >/dev/null; then
   debian=1 ini=/etc/php/$version/mods-available/ratelimit.ini
 else
-  scan_dir=$("$php_config" --ini-dir)
-  [ -n "$scan_dir" ] || { echo "this PHP scans no conf.d directory: add extension=ratelimit to its php.ini by hand" >&2; exit 1; }
+  [ -n "$scan_dir" ] || { echo "$php_bin scans no conf.d directory: add extension=ratelimit to its php.ini by hand" >&2; exit 1; }
   debian=0 ini=$scan_dir/20-ratelimit.ini
 fi
 
 case "$action" in
 install)
   install -d "$ext_dir"
+  [ "$debian" = 1 ] || install -d "$scan_dir"
   install -m 0755 "$so" "$ext_dir/ratelimit.so"
   echo "installed $ext_dir/ratelimit.so"
   if [ -f "$ini" ] && ! cmp -s "$ours" "$ini"; then

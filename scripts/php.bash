@@ -10,6 +10,7 @@
 #   PHP_ARGS     array: -n, the extensions below, then -d extension=<the .so>
 #   PHP_EXT_ARGS array: the same without the .so (for run-tests.php, which
 #                adds the .so itself)
+#   php_fpm_path the php-fpm of the PHP on PATH (prints its path, or fails)
 # Environment: RATELIMIT_SO (the .so, default modules/ratelimit.so).
 
 # Order matters: Debian builds phpredis against igbinary, which must load first.
@@ -27,3 +28,13 @@ for php_ext in "${PHP_NEEDED_EXTENSIONS[@]}"; do
 done
 unset php_ext php_builtin_modules php_extension_dir
 PHP_ARGS=(-n "${PHP_EXT_ARGS[@]}" -d "extension=$RATELIMIT_SO")
+
+# The php-fpm of the PHP on PATH: Debian's is php-fpmX.Y in /usr/sbin; a PHP
+# built from source (the official images, make zts) has <prefix>/sbin/php-fpm.
+php_fpm_path() {
+  local debian prefix
+  debian=php-fpm$(php -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')
+  PATH="$PATH:/usr/sbin:/sbin" command -v "$debian" && return 0
+  prefix=$(php-config --prefix 2>/dev/null) || return 1
+  [ -x "$prefix/sbin/php-fpm" ] && echo "$prefix/sbin/php-fpm"
+}
