@@ -38,9 +38,9 @@ redis_stop
 # The threads row needs a thread-safe PHP: make zts's, in its Debian root
 # (chroot: root only). Measured there when make zts has built it; building
 # it (about half an hour) is left to make zts.
-zts_ready=/var/cache/ratelimit-matrix/roots/trixie-zts/opt/php-zts/.ratelimit-ready
+zts_ready=/var/cache/ratelimit-matrix/roots/trixie-zts/usr/local/etc/php/.ratelimit-php
 if [ "${BENCH_QUICK:-}" != 1 ] && [ "$(id -u)" = 0 ] && [ -f "$zts_ready" ]; then
-  RATELIMIT_ZTS_TARGET=bench-threads scripts/zts.bash >"$OUT/threads.txt" 2>&1 || true
+  RATELIMIT_PHP_TARGET=bench-threads scripts/php-from-source.bash zts >"$OUT/threads.txt" 2>&1 || true
   section=$(sed -n '/^## Threads: one process against PHP-FPM/,/^Redis accepted/p' "$OUT/threads.txt")
   if [ -n "$section" ]; then
     printf '\n%s\n' "$section" >> BENCHMARKS.md

@@ -2,9 +2,11 @@
 # kept under RATELIMIT_MATRIX_DIR (default /var/cache/ratelimit-matrix, outside
 # the work tree), entered with chroot in a private mount namespace (unshare),
 # so every bind made for a run vanishes with it whatever happens.
-# Sourced by scripts/matrix.bash and scripts/zts.bash from the repository root.
+# Sourced by scripts/matrix.bash and scripts/php-from-source.bash from the repository root.
 #
-#   root_of SUITE [NAME]        the root NAME (default SUITE) of Debian SUITE, built when missing
+#   root_name SUITE             the name of SUITE's root
+#   root_of SUITE [NAME]        the root NAME (default SUITE) of Debian SUITE, built when missing;
+#                               SUITE sid+php8.5 is sid with experimental's PHP 8.5 pinned (root sid-php8.5)
 #   prepare_root ROOT           resolv.conf (apt inside), localhost in /etc/hosts, a fresh copy of the checkout
 #   in_root ROOT [VAR=value...] command...
 #                               the command chrooted in ROOT: /proc, /dev, the host's ~/.cargo and
@@ -34,10 +36,20 @@ suite_packages() {
   esac
 }
 
+# The name of the root of suite $1: the suite, or sid-phpX.Y for sid+phpX.Y.
+root_name() {
+  local suite=${1%%+*}
+  [ "$suite" = "$1" ] && echo "$1" || echo "$suite-php${1#*+php}"
+}
+
 # The root $2 (default: $1) of suite $1, built when missing. Prints its path;
 # 1 when it could not be built (mmdebstrap's log says why).
+# A suite written sid+phpX.Y is sid with Debian experimental's PHP X.Y pinned
+# (pin_experimental_php): its root is named sid-phpX.Y.
 root_of() {
-  local suite=$1 name=${2:-$1} root opts=()
+  local suite=${1%%+*} php= name root opts=()
+  [ "$suite" = "$1" ] || php=${1#*+php}
+  name=${2:-$(root_name "$1")}
   root=$dir/roots/$name
   [ -f "$root/.ratelimit-ready" ] && { echo "$root"; return 0; }
   # sid here is a frozen snapshot whose Release file is past its date.
@@ -49,7 +61,27 @@ root_of() {
     echo "mmdebstrap $suite failed: $(tail -3 "$dir/logs/root-$name.log" | tr '\n' ' ')" >&2
     return 1
   fi
+  [ -z "$php" ] || pin_experimental_php "$root.new" "$php"
   mv "$root.new" "$root" && touch "$root/.ratelimit-ready" && echo "$root"
+}
+
+# Debian experimental's PHP $2 (8.5, 8.6) in the sid root $1: experimental's
+# archive beside sid's, its phpX.Y packages preferred (experimental is
+# otherwise never chosen by itself), and sid's php-common, since
+# experimental's (2:102~) Breaks every phpX.Y-common. `make deps
+# PHP_VERSION=X.Y` then installs that PHP (scripts/deps.bash).
+pin_experimental_php() {
+  local root=$1 version=$2
+  sed -n 's/^deb \([^ ]*\) sid main$/deb \1 experimental main/p' "$root/etc/apt/sources.list" >"$root/etc/apt/sources.list.d/experimental.list"
+  cat >"$root/etc/apt/preferences.d/php$version-experimental" <<PIN
+Package: php$version* libphp$version* libapache2-mod-php$version
+Pin: release a=experimental
+Pin-Priority: 990
+
+Package: php-common
+Pin: release a=unstable
+Pin-Priority: 1001
+PIN
 }
 
 # Stops every process still running inside $1 (a test that left a server).

@@ -1,17 +1,42 @@
 #!/usr/bin/env bash
-# `make zts` inside its trixie root (run by scripts/zts.bash, chrooted, at
-# nice 19, /opt/php-zts/bin first on PATH, a copy of the checkout in
-# /build/ratelimit): a thread-safe PHP 8.4 in /opt/php-zts, phpredis for it,
-# then make deps, make test and make test-threads (or make test-php TESTS=…
-# when TESTS is set).
+# Inside a trixie root of scripts/php-from-source.bash (chrooted, at nice 19,
+# a copy of the checkout in /build/ratelimit): PHP 8.4 built from source as
+# the official Docker images build theirs, the flavour's options added, and
+# phpredis for it; then make deps, the official images' install paths
+# (scripts/check-official-layout.bash), make test and the flavour's targets
+# (or make test-php TESTS=… when TESTS is set, or make $RATELIMIT_PHP_TARGET).
 #
-# PHP is built once: /opt/php-zts/.ratelimit-ready marks a finished install
-# (RATELIMIT_ZTS_REBUILD=1 builds again). Its extensions are those the suite
-# and the frameworks it drives need; json, pcre, hash, random, reflection and
-# spl are always built in. redis.so is the one shared extension
-# (scripts/php.bash loads it with -d extension=redis).
+#   scripts/php-from-source-root.bash FLAVOUR
+#   scripts/php-from-source-root.bash --check-flavour FLAVOUR   (exit 0 when known)
+#
+# The layout is the official images': prefix /usr/local, php.ini in
+# $PHP_INI_DIR=/usr/local/etc/php, every ini in /usr/local/etc/php/conf.d
+# (--with-config-file-scan-dir), php-fpm in /usr/local/sbin. PHP is built
+# once per root: /usr/local/etc/php/.ratelimit-php names what was built
+# (RATELIMIT_PHP_REBUILD=1 builds again). Its extensions are those the
+# suite and the frameworks it drives need; json, pcre, hash, random,
+# reflection and spl are always built in. redis.so (phpredis) is the one
+# shared extension, loaded by the suite with -d extension=redis, never
+# enabled in conf.d: the extension needs no phpredis.
 set -euo pipefail
-prefix=/opt/php-zts
+
+# flavour → configure options beyond the common ones | make targets after make test | what it is
+FLAVOURS='
+zts|--enable-zts --enable-embed|test-threads|thread-safe with the embed SAPI, as the php:8.x-zts images (the thread tests run on it)
+'
+flavour_field() { awk -F'|' -v f="$1" -v n="$2" '$1 == f {print $n}' <<<"$FLAVOURS"; }
+if [ "${1:-}" = --check-flavour ]; then
+  [ -n "$(flavour_field "${2:-}" 4)" ] && exit 0
+  echo "unknown flavour ${2:-}; flavours: $(awk -F'|' 'NF {printf "%s ", $1}' <<<"$FLAVOURS")" >&2
+  exit 1
+fi
+flavour=${1:?flavour}
+options=$(flavour_field "$flavour" 2)
+targets=$(flavour_field "$flavour" 3)
+[ -n "$(flavour_field "$flavour" 4)" ] || { echo "unknown flavour $flavour"; exit 2; }
+prefix=/usr/local
+export PHP_INI_DIR=$prefix/etc/php
+built=$PHP_INI_DIR/.ratelimit-php
 jobs=-j2
 
 # A Debian source package known to be complete on the mirror, for when the
@@ -71,52 +96,52 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends build-essential pkg-config autoconf bison re2c dpkg-dev xz-utils curl ca-certificates \
   libssl-dev zlib1g-dev >/dev/null
 
-if [ "${RATELIMIT_ZTS_REBUILD:-0}" = 1 ] || [ ! -f "$prefix/.ratelimit-ready" ]; then
+want="$flavour $options"
+if [ "${RATELIMIT_PHP_REBUILD:-0}" = 1 ] || [ "$(cat "$built" 2>/dev/null | head -1)" != "$want" ]; then
   started=$SECONDS
-  rm -rf "$prefix" /build/php-src && mkdir -p /build/php-src && cd /build/php-src
+  rm -rf /build/php-src && mkdir -p /build/php-src && cd /build/php-src
   src=$(unpack_source php8.4 "${RATELIMIT_PHP_SRC:-}")
   cd "$src"
   # A release tarball has configure; a tree without one needs it made.
   [ -x configure ] || ./buildconf --force
-  ./configure --prefix="$prefix" --enable-zts --enable-embed --enable-fpm --disable-cgi --disable-phpdbg \
-    --disable-all --with-config-file-path="$prefix/etc" \
-    --enable-ctype --enable-filter --with-iconv --enable-mbstring --disable-mbregex --with-openssl \
+  # shellcheck disable=SC2086 # the flavour's options are words
+  ./configure --prefix="$prefix" --with-config-file-path="$PHP_INI_DIR" --with-config-file-scan-dir="$PHP_INI_DIR/conf.d" \
+    --enable-fpm --disable-cgi --disable-phpdbg $options \
+    --disable-all --enable-ctype --enable-filter --with-iconv --enable-mbstring --disable-mbregex --with-openssl \
     --enable-pcntl --enable-posix --enable-session --enable-sockets --enable-tokenizer --with-zlib \
     >/build/php-src/configure.log 2>&1 || { tail -30 /build/php-src/configure.log; exit 1; }
   make "$jobs" >/build/php-src/make.log 2>&1 || { tail -40 /build/php-src/make.log; exit 1; }
   make install >/build/php-src/install.log 2>&1 || { tail -20 /build/php-src/install.log; exit 1; }
-  # The php-fpm the fpm test runs is php-fpmX.Y on PATH, as Debian names it.
-  ln -sf "../sbin/php-fpm" "$prefix/bin/php-fpm$("$prefix/bin/php" -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;')"
+  mkdir -p "$PHP_INI_DIR/conf.d"
 
-  # phpredis, built with this PHP's phpize.
+  # phpredis, built with this PHP's phpize, installed but not enabled.
   mkdir -p /build/phpredis-src && cd /build/phpredis-src && rm -rf ./*
   unpack_source php-redis "${RATELIMIT_PHPREDIS_SRC:-}" >/dev/null
   cd "$(dirname "$(find . -name config.m4 -path '*redis*' | head -1)")"
   { "$prefix/bin/phpize" && ./configure --with-php-config="$prefix/bin/php-config" && make "$jobs" && make install; } \
     >/build/phpredis-src/build.log 2>&1 || { tail -30 /build/phpredis-src/build.log; exit 1; }
-  echo "$src" >"$prefix/.ratelimit-ready"
-  echo "PHP ZTS and phpredis built in $((SECONDS - started)) s"
+  printf '%s\n%s\n' "$want" "$src" >"$built"
+  echo "PHP ($flavour) and phpredis built in $((SECONDS - started)) s"
 fi
 
 cd /build/ratelimit
-php -n -v
-php -n -r 'exit(PHP_ZTS ? 0 : 1);' || { echo "$(command -v php) is not thread-safe"; exit 1; }
-php -n -d extension=redis -r 'echo "phpredis ", phpversion("redis"), "\n";'
+[ "$(command -v php)" = "$prefix/bin/php" ] || { echo "php on PATH is $(command -v php), not $prefix/bin/php"; exit 1; }
+php -v
+php -n -d extension=redis -r 'echo "phpredis ", phpversion("redis"), " (built, not enabled)\n";'
 make deps
 if [ -n "${TESTS:-}" ]; then
   make test-php TESTS="$TESTS"
   exit
 fi
-if [ -n "${RATELIMIT_ZTS_TARGET:-}" ]; then
-  make "$RATELIMIT_ZTS_TARGET"
+if [ -n "${RATELIMIT_PHP_TARGET:-}" ]; then
+  make "$RATELIMIT_PHP_TARGET"
   exit
 fi
-# The whole suite, then the thread tests (make test-threads: many threads of
-# one process, which only a thread-safe PHP with the embed SAPI can run);
-# one count for both.
+# The official images' paths, then the whole suite and the flavour's own
+# targets; one count for all.
 total_passed=0 total_failed=0
-for target in test test-threads; do
-  log=/tmp/zts-$target.log
+for target in check-official-layout test $targets; do
+  log=/tmp/php-from-source-$target.log
   make "$target" 2>&1 | tee "$log" || true
   read -r p f < <(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 | awk '{print $1, $3}')
   [ -n "${p:-}" ] || { p=0; f=1; echo "make $target ended without a count"; }

@@ -1,33 +1,41 @@
 #!/usr/bin/env bash
-# `make zts`: the extension built against a thread-safe (ZTS) PHP 8.4 and the
-# suite (cargo test, the phpt suite) run under it, in a Debian trixie root of
-# its own (scripts/matrix-lib.bash: the roots of `make matrix`, kept under
-# /var/cache/ratelimit-matrix). Inside it scripts/zts-root.bash builds PHP
-# from the upstream tarball of trixie's source package (apt-get source
-# php8.4, or a pinned one the mirror serves) with --enable-zts
-# --enable-embed --enable-fpm --disable-all and the extensions the suite
-# needs, into /opt/php-zts (built once, then reused), phpredis from
-# trixie's php-redis source with that PHP's phpize, then runs make deps and
-# make test with /opt/php-zts/bin first on PATH. Every compile runs at nice 19.
+# A PHP built from source, the way the official Docker images build theirs
+# (prefix /usr/local, php.ini in /usr/local/etc/php, a conf.d scan dir at
+# /usr/local/etc/php/conf.d, no phpenmod), in a Debian trixie root of its
+# own per flavour, then the suite under it: `make zts` (flavour zts, as the
+# php:8.x-zts images: thread-safe, with the embed SAPI for the thread tests).
 #
-#   scripts/zts.bash
-#   TESTS=php-tests/gcra_basic.phpt scripts/zts.bash    only those phpt tests (no cargo test)
+#   scripts/php-from-source.bash FLAVOUR
+#   TESTS=php-tests/gcra_basic.phpt scripts/php-from-source.bash zts   only those phpt tests
+#
+# Inside the root (scripts/matrix-lib.bash: the roots of `make matrix`,
+# kept under /var/cache/ratelimit-matrix), scripts/php-from-source-root.bash
+# builds PHP from the upstream tarball of trixie's php8.4 source package
+# (apt-get source, or a pinned one the mirror serves) into /usr/local, once
+# per flavour, and phpredis with that PHP's phpize; then make deps (which
+# installs no second PHP beside it), the official images' install paths
+# (scripts/check-official-layout.bash: make install/uninstall, PIE's steps,
+# php-fpm), make test, and the flavour's own targets. Every compile runs at nice 19.
+#
 # Environment:
 #   RATELIMIT_PHP_SRC      a PHP 8.4 source tarball (or directory) on this machine, used
 #                          instead of apt-get source php8.4 (a mirror without that source)
 #   RATELIMIT_PHPREDIS_SRC the same for phpredis instead of apt-get source php-redis
-#   RATELIMIT_ZTS_REBUILD=1 build PHP and phpredis again even when /opt/php-zts is there
-#   RATELIMIT_ZTS_TARGET=x  run make x there instead of the tests (make bench: bench-threads)
-# Log: /var/cache/ratelimit-matrix/logs/zts.log. Ends "N passed, N failed".
+#   RATELIMIT_PHP_REBUILD=1 build PHP and phpredis again even when the root has them
+#   RATELIMIT_PHP_TARGET=x run make x there instead of the tests (make bench: bench-threads)
+# Log: /var/cache/ratelimit-matrix/logs/php-FLAVOUR.log. Ends "N passed, N failed".
 set -uo pipefail
 # One compound command, read whole before it runs (as scripts/matrix.bash).
 {
 cd "$(dirname "$0")/.."
 . scripts/matrix-lib.bash # dir, root_of, prepare_root, in_root, stop_processes_in, fetch_crates
-log=$dir/logs/zts.log
+flavour=${1:?usage: $0 FLAVOUR (zts)}
+bash scripts/php-from-source-root.bash --check-flavour "$flavour" || exit 2
+log=$dir/logs/php-$flavour.log
+name=trixie-$flavour
 
 fetch_crates || { echo "0 passed, 1 failed"; exit 1; }
-root=$(root_of trixie trixie-zts) || { echo "the trixie-zts root was not built: see $dir/logs/root-trixie-zts.log"; echo "0 passed, 1 failed"; exit 1; }
+root=$(root_of trixie "$name") || { echo "the $name root was not built: see $dir/logs/root-$name.log"; echo "0 passed, 1 failed"; exit 1; }
 prepare_root "$root"
 # apt-get source needs the source index of the mirror the root already uses.
 awk '$1 == "deb" && $3 == "trixie" {print "deb-src", $2, $3, $4; exit}' "$root/etc/apt/sources.list" \
@@ -44,12 +52,11 @@ for var in RATELIMIT_PHP_SRC RATELIMIT_PHPREDIS_SRC; do
   given+=("$var=/build/given/$var/$(basename "$src")")
 done
 
-echo "== zts: PHP 8.4 ZTS in $root/opt/php-zts (log: $log)"
-in_root "$root" PATH=/opt/php-zts/bin:/opt/php-zts/sbin:/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  TESTS="${TESTS:-}" RATELIMIT_ZTS_TARGET="${RATELIMIT_ZTS_TARGET:-}" RATELIMIT_ZTS_REBUILD="${RATELIMIT_ZTS_REBUILD:-0}" CI="${CI:-}" "${given[@]}" \
-  nice -n 19 bash /build/ratelimit/scripts/zts-root.bash 2>&1 | tee "$log"
+echo "== PHP 8.4 from source, flavour $flavour, in $root/usr/local (log: $log)"
+in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" "${given[@]}" \
+  nice -n 19 bash /build/ratelimit/scripts/php-from-source-root.bash "$flavour" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 stop_processes_in "$root"
-[ -n "${RATELIMIT_ZTS_TARGET:-}" ] || grep -aqE '^[0-9]+ passed, [0-9]+ failed' "$log" || echo "0 passed, 1 failed (zts exit $rc: see $log)"
+[ -n "${RATELIMIT_PHP_TARGET:-}" ] || grep -aqE '^[0-9]+ passed, [0-9]+ failed' "$log" || echo "0 passed, 1 failed (exit $rc: see $log)"
 exit "$rc"
 }

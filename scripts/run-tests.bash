@@ -58,7 +58,7 @@ phpredis_skip='^SKIP .* reason: phpredis is the subject '
 # kind. RATELIMIT_SERVER_MODULE tells the tests' own servers (config.inc) to
 # load the module too.
 # Debian's php-dev keeps it under the extension dir; a PHP built from source
-# (make zts: /opt/php-zts) under <prefix>/lib/php/build.
+# (make zts: /usr/local) under <prefix>/lib/php/build.
 run_tests=$(php-config --extension-dir)/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(php-config --prefix)/lib/php/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
