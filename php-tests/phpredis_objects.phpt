@@ -1,5 +1,5 @@
 --TEST--
-A phpredis object as the connection argument: its server, selected db and credentials are read from it (TCP and unix socket), the extension uses its own pooled connection, not the object's socket; an object that is not connected is a ValueError
+A phpredis object as the connection argument: its server, selected db and credentials are read from it (TCP and unix socket), the extension uses its own pooled connection, not the object's socket; an object that is not connected is a ValueError; one that reports a tls:// host gets TLS, never plain TCP
 --SKIPIF--
 <?php $phpredis = 'phpredis objects as the connection argument'; $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
@@ -53,6 +53,32 @@ var_dump((new FixedWindowRateLimiter($obj, 'k', 60, 10))->isAllowed('a'));
 $admin->select(1);
 var_dump($admin->get('k:a'));
 rl_stop_redis($server);
+
+echo "-- one that reports a tls:// host: TLS only, against a plain listener\n";
+$listener = stream_socket_server('tcp://127.0.0.1:0');
+$port = (int) explode(':', stream_socket_get_name($listener, false))[1];
+$pw = 'tls-secret-' . getmypid();
+/** A phpredis object as one connected with TLS reports itself. */
+class TlsRedis extends Redis {
+    public function isConnected(): bool { return true; }
+    public function getHost(): string { return 'tls://127.0.0.1'; }
+    public function getPort(): int { return $GLOBALS['port']; }
+    public function getAuth(): mixed { return $GLOBALS['pw']; }
+    public function getDbNum(): int { return 0; }
+}
+ini_set('ratelimit.connect_timeout', '0.3');
+ini_set('ratelimit.timeout', '0.3');
+try {
+    (new FixedWindowRateLimiter(new TlsRedis(), 'tls', 60, 5))->consume('x');
+    echo "accepted it\n";
+} catch (RateLimiterException $e) {
+    echo preg_replace(['/127\.0\.0\.1:\d+/', '/ \(Resource temporarily unavailable[^)]*\)\)/'], ['127.0.0.1:PORT', ''], $e->getMessage()), "\n";
+    if (str_contains((string) $e, $pw)) echo "PASSWORD SHOWN\n";
+}
+$conn = @stream_socket_accept($listener, 1);
+stream_set_timeout($conn, 0, 200000);
+$bytes = (string) fread($conn, 16384);
+echo "the listener received: ", str_starts_with($bytes, "\x16\x03") ? 'a TLS hello' : 'NOT TLS', str_contains($bytes, $pw) ? ' WITH THE PASSWORD' : '', "\n";
 ?>
 --EXPECT--
 -- its server and selected db, not its socket
@@ -72,3 +98,6 @@ ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is 
 -- after auth() as an ACL user, on a server with requirepass
 bool(true)
 string(1) "1"
+-- one that reports a tls:// host: TLS only, against a plain listener
+Redis at rediss://127.0.0.1:PORT: timed out; over TLS this is also what a plain, non-TLS port gives
+the listener received: a TLS hello

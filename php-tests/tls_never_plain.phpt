@@ -1,5 +1,5 @@
 --TEST--
-TLS asked for in any form never falls back to plain TCP: against a plain listener every form sends only a TLS hello (never the password) and fails with a RateLimiterException; a plain redis-server never sees AUTH; an unknown scheme is a ValueError
+TLS asked for in any form never falls back to plain TCP (a phpredis object's: phpredis_objects.phpt): against a plain listener every form sends only a TLS hello (never the password) and fails with a RateLimiterException; a plain redis-server never sees AUTH; an unknown scheme is a ValueError
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -13,14 +13,6 @@ $listener = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($listener, false))[1];
 $pw = 'tls-secret-' . getmypid();
 
-/** A phpredis object as one connected with TLS reports itself. */
-class TlsRedis extends Redis {
-    public function isConnected(): bool { return true; }
-    public function getHost(): string { return 'tls://127.0.0.1'; }
-    public function getPort(): int { return $GLOBALS['port']; }
-    public function getAuth(): mixed { return $GLOBALS['pw']; }
-    public function getDbNum(): int { return 0; }
-}
 
 $forms = [
     'rediss:// DSN' => "rediss://:$pw@127.0.0.1:$port",
@@ -34,7 +26,6 @@ $forms = [
     "'context' stream options" => ['host' => '127.0.0.1', 'port' => $port, 'context' => ['stream' => ['verify_peer' => false]], 'auth' => $pw],
     'tls:// host' => ['host' => 'tls://127.0.0.1', 'port' => $port, 'auth' => $pw],
     'ssl:// host' => ['host' => 'ssl://127.0.0.1', 'port' => $port, 'auth' => $pw],
-    'phpredis object on tls://' => new TlsRedis(),
     "unknown scheme 'tcps'" => ['host' => '127.0.0.1', 'port' => $port, 'scheme' => 'tcps', 'auth' => $pw],
 ];
 /** What reached the listener since the last look, summed up: a TLS hello or not, the password or not. */
@@ -72,7 +63,7 @@ $server = rl_start_redis(['--requirepass', $pw]);
 rl_throws(fn () => (new TokenBucketRateLimiter("rediss://:$pw@127.0.0.1:{$server['port']}?verify_peer=0", 'tls', 5, 1))->consume('x'));
 $r = rl_redis($server['port']);
 $r->auth($pw);
-echo "AUTH calls the server saw: ", $r->info('commandstats')['cmdstat_auth'] ?? 'none', " (phpredis's own, just now)\n";
+echo "AUTH calls the server saw: ", $r->info('commandstats')['cmdstat_auth'] ?? 'none', " (the harness's own, just now)\n";
 rl_stop_redis($server);
 ?>
 --EXPECTF--
@@ -98,8 +89,6 @@ tls:// host                RateLimiterException: Redis at rediss://127.0.0.1:POR
                            the listener received: a TLS hello
 ssl:// host                RateLimiterException: Redis at rediss://127.0.0.1:PORT: timed out; over TLS this is also what a plain, non-TLS port gives
                            the listener received: a TLS hello
-phpredis object on tls://  RateLimiterException: Redis at rediss://127.0.0.1:PORT: timed out; over TLS this is also what a plain, non-TLS port gives
-                           the listener received: a TLS hello
 unknown scheme 'tcps'      ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) scheme must be "tcp", "redis" or "tls", "tcps" given
                            the listener received: nothing
 -- the default connection
@@ -108,4 +97,4 @@ RateLimiterException: Redis at rediss://127.0.0.1:%d: timed out%s
 the listener received: a TLS hello
 -- a plain redis-server with a password, asked for TLS
 RateLimiterException: Redis at rediss://127.0.0.1:%d verify_peer=0: %s
-AUTH calls the server saw: calls=1,%s (phpredis's own, just now)
+AUTH calls the server saw: calls=1,%s (the harness's own, just now)
