@@ -144,7 +144,7 @@ LeakyBucketRateLimiter: Redis|RedisCluster|array|string|int|float|null
 GcraRateLimiter: Redis|RedisCluster|array|string|int|float|null
 masters the object knows: 3
 -- every class on the object's cluster
-fixed    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnn  key in the cluster: yes  counter '4'
+fixed    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnn  key in the cluster: yes  counter '3'
 sliding  consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnn  key in the cluster: yes  entries 3
 blocks   consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnn  key in the cluster: yes  counted in the slices 3
 token    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnn  key in the cluster: yes  tokens 0.0

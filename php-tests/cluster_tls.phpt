@@ -47,7 +47,7 @@ foreach (["rediss-cluster://$seeds", "rediss-cluster://$seeds?verify_peer=0", "r
 ?>
 --EXPECT--
 -- DSN
-fixed    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  counter '4'
+fixed    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  counter '3'
 sliding  consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  entries 3
 blocks   consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  counted in the slices 3
 token    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  tokens 0.0
@@ -55,7 +55,7 @@ leaky    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnn
 gcra     consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  TAT 3.0 intervals ahead
 compound YYn
 -- array
-fixed    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  counter '4'
+fixed    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  counter '3'
 sliding  consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  entries 3
 blocks   consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  counted in the slices 3
 token    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  tokens 0.0

@@ -16,6 +16,7 @@ use crate::memory::{self, MemoryTarget};
 use crate::redis::pool::Timeouts;
 use crate::redis::script;
 use crate::redis::scripts::Entry;
+use ::redis::Value;
 
 /// Members of one compound: enough for "per second + per minute + per day +
 /// per user + per IP" and more, few enough that one call stays small in Redis.
@@ -140,7 +141,8 @@ impl Compound {
         Outcome::settle_batch(decided, keys.len(), opts.on_error, self.limit())
     }
 
-    /// Deletes every member's key of `id`, in one command.
+    /// Deletes every member's key of `id`, in one command (on a cluster, sent
+    /// whole to their slot's master: `Conn::req_command_for_key`).
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let keys = self.keys(id)?;
         for m in &self.members {
@@ -151,7 +153,12 @@ impl Compound {
                 store.delete(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>());
                 Ok(())
             }
-            Backend::Redis(slot) => slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&keys).query::<i64>(conn)).map(|_| ()),
+            Backend::Redis(slot) => slot
+                .run(timeouts, |conn| {
+                    let first = keys.first().map(Vec::as_slice).unwrap_or_default();
+                    conn.req_command_for_key(::redis::cmd("DEL").arg(&keys), first).and_then(Value::extract_error)
+                })
+                .map(|_| ()),
         }
     }
 }

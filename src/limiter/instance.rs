@@ -162,7 +162,10 @@ impl Limiter {
             }
         }
         // A fixed window's cost-1 consume is three plain commands on every
-        // path (the module's command would be no faster, and counts the same).
+        // path (the module's command would be no faster, and counts the
+        // same), except on a Redis Cluster (`counter`: a pipeline cannot be
+        // redirected command by command there), where it is the library's
+        // or the module's one call, as for any other cost.
         let counter = match (self.policy.counter_window_ms, op, now_us) {
             (Some(window_ms), Op::Consume(1), None) => Some(window_ms),
             _ => None,
@@ -171,8 +174,8 @@ impl Limiter {
         let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
         let decided = slot
             .run(opts.timeouts, |conn| match counter {
-                Some(window_ms) => counter::hit(conn, &key, window_ms).map(Reply::Count),
-                None => script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints),
+                Some(window_ms) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
+                _ => script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints),
             })
             .and_then(|reply| self.outcome(reply));
         if let (true, Ok(o)) = (cached, &decided) {

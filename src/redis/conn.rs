@@ -10,8 +10,18 @@
 //! redis-rs routes a command it does not know (the server module's) by its
 //! first argument, which for those is the key count: they are sent to the
 //! key's master explicitly (`req_packed_for_key`).
+//!
+//! During a live reshard a command over several keys of one slot (a compound,
+//! its reset) is refused while some of its keys have moved and others not
+//! yet, or none exists on either side: TRYAGAIN at the source or at the
+//! target it is sent to with ASKING, so redis-rs's own few retries can end on
+//! any of TRYAGAIN, ASK or MOVED. That lasts until the slot's migration has
+//! moved the rest (a moment, or as long as the migration of a slot with many
+//! keys). Nothing ran, so a cluster connection sends it again, a few ms
+//! apart, until its reply timeout has passed since the first try
+//! (`until_settled`).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ::redis::cluster::ClusterConnection;
 use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
@@ -29,6 +39,10 @@ pub struct Conn {
     /// Whether the server has the ratelimit module's commands: `None` until
     /// asked (once per connection, on its first decision that may use them).
     pub module: Option<bool>,
+    /// Whether a peek found no function library here (a read-only replica
+    /// whose master has not loaded it): peeks use the script form read-only
+    /// from then on (`script`).
+    pub peeks_by_script: bool,
 }
 
 /// A process holds a few of these at most, so the cluster variant's larger
@@ -36,20 +50,39 @@ pub struct Conn {
 #[allow(clippy::large_enum_variant)]
 enum Link {
     Single(Connection),
-    Cluster(ClusterConnection),
+    /// With the reply timeout, the time a refused (TRYAGAIN) command is retried for.
+    Cluster(ClusterConnection, Duration),
+}
+
+/// How long a cluster connection waits before it sends again a command that
+/// redis-rs gave up on while the slot was moving.
+const SETTLE_PAUSE: Duration = Duration::from_millis(10);
+
+/// Runs `f` on the cluster connection `c` again while it ends redirected or
+/// refused for the moment (MOVED, ASK, TRYAGAIN, CLUSTERDOWN: nothing ran),
+/// until `patience` has passed since the first try.
+fn until_settled<T>(c: &mut ClusterConnection, patience: Duration, mut f: impl FnMut(&mut ClusterConnection) -> RedisResult<T>) -> RedisResult<T> {
+    let deadline = Instant::now() + patience;
+    loop {
+        match f(c) {
+            Err(e) if e.is_cluster_error() && Instant::now() + SETTLE_PAUSE < deadline => std::thread::sleep(SETTLE_PAUSE),
+            result => return result,
+        }
+    }
 }
 
 impl Conn {
     pub fn single(c: Connection) -> Self {
-        Conn { link: Link::Single(c), module: None }
+        Conn { link: Link::Single(c), module: None, peeks_by_script: false }
     }
 
-    pub fn cluster(c: ClusterConnection) -> Self {
-        Conn { link: Link::Cluster(c), module: None }
+    /// `reply`: the reply timeout the pool sets on it (`set_timeouts`).
+    pub fn cluster(c: ClusterConnection, reply: Duration) -> Self {
+        Conn { link: Link::Cluster(c, reply), module: None, peeks_by_script: false }
     }
 
     pub fn is_cluster(&self) -> bool {
-        matches!(self.link, Link::Cluster(_))
+        matches!(self.link, Link::Cluster(..))
     }
 
     /// A packed command whose first key is `key`, sent to that key's master
@@ -57,12 +90,28 @@ impl Conn {
     pub fn req_packed_for_key(&mut self, packed: &[u8], key: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_packed_command(packed),
-            Link::Cluster(c) => {
+            Link::Cluster(c, patience) => {
                 let mut cmd = Cmd::new();
                 for part in super::resp::parts(packed) {
                     cmd.arg(part);
                 }
-                c.route_command(&cmd, RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master))))
+                let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
+                until_settled(c, *patience, |c| c.route_command(&cmd, route.clone()))
+            }
+        }
+    }
+
+    /// `cmd` over keys of one slot (their first `key`), sent to that slot's
+    /// master as one command (on a single server: as is). redis-rs would split
+    /// a multi-key DEL by slot and send the parts without following a
+    /// redirection; routed as one command it follows MOVED and ASK and waits
+    /// out TRYAGAIN (a live reshard with the keys half moved).
+    pub fn req_command_for_key(&mut self, cmd: &Cmd, key: &[u8]) -> RedisResult<Value> {
+        match &mut self.link {
+            Link::Single(c) => c.req_command(cmd),
+            Link::Cluster(c, patience) => {
+                let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
+                until_settled(c, *patience, |c| c.route_command(cmd, route.clone()))
             }
         }
     }
@@ -71,7 +120,7 @@ impl Conn {
     pub fn on_every_master(&mut self, cmd: &Cmd) -> RedisResult<Vec<Value>> {
         match &mut self.link {
             Link::Single(c) => cmd.query::<Value>(c).map(|v| vec![v]),
-            Link::Cluster(c) => {
+            Link::Cluster(c, _) => {
                 let all = RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, Some(ResponsePolicy::CombineArrays)));
                 match c.route_command(cmd, all)? {
                     Value::Array(replies) => Ok(replies),
@@ -81,10 +130,13 @@ impl Conn {
         }
     }
 
-    pub fn set_timeouts(&self, reply: Duration) -> RedisResult<()> {
-        match &self.link {
+    pub fn set_timeouts(&mut self, reply: Duration) -> RedisResult<()> {
+        match &mut self.link {
             Link::Single(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
-            Link::Cluster(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
+            Link::Cluster(c, patience) => {
+                *patience = reply;
+                c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply)))
+            }
         }
     }
 }
@@ -93,14 +145,14 @@ impl ConnectionLike for Conn {
     fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_packed_command(cmd),
-            Link::Cluster(c) => c.req_packed_command(cmd),
+            Link::Cluster(c, patience) => until_settled(c, *patience, |c| c.req_packed_command(cmd)),
         }
     }
 
     fn req_packed_commands(&mut self, cmd: &[u8], offset: usize, count: usize) -> RedisResult<Vec<Value>> {
         match &mut self.link {
             Link::Single(c) => c.req_packed_commands(cmd, offset, count),
-            Link::Cluster(c) => c.req_packed_commands(cmd, offset, count),
+            Link::Cluster(c, _) => c.req_packed_commands(cmd, offset, count),
         }
     }
 
@@ -109,28 +161,28 @@ impl ConnectionLike for Conn {
     fn req_command(&mut self, cmd: &Cmd) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_command(cmd),
-            Link::Cluster(c) => c.req_command(cmd),
+            Link::Cluster(c, patience) => until_settled(c, *patience, |c| c.req_command(cmd)),
         }
     }
 
     fn get_db(&self) -> i64 {
         match &self.link {
             Link::Single(c) => c.get_db(),
-            Link::Cluster(c) => c.get_db(),
+            Link::Cluster(c, _) => c.get_db(),
         }
     }
 
     fn check_connection(&mut self) -> bool {
         match &mut self.link {
             Link::Single(c) => c.check_connection(),
-            Link::Cluster(c) => c.check_connection(),
+            Link::Cluster(c, _) => c.check_connection(),
         }
     }
 
     fn is_open(&self) -> bool {
         match &self.link {
             Link::Single(c) => c.is_open(),
-            Link::Cluster(c) => c.is_open(),
+            Link::Cluster(c, _) => c.is_open(),
         }
     }
 }

@@ -17,6 +17,14 @@
 //! A batch of such hits (consumeMany) on a single server is one call of the
 //! library's `hit_many` instead: per key INCRBY, PTTL, and PEXPIRE when the
 //! counter has no expiry, inside Redis (`script::hit_many`).
+//!
+//! Not on a Redis Cluster. While a key's slot moves (a live reshard), any of
+//! the three can come back redirected (ASK, MOVED) after the ones before it
+//! ran; the cluster client sends a pipeline to one node and, on the first
+//! redirection, sends it all again elsewhere, which would count twice. So
+//! there a single consume is the library's (or module's) take, one command,
+//! which the cluster connection redirects whole (`limiter::instance`), and a
+//! batch one `hit_many` call per key.
 
 use std::cell::RefCell;
 
@@ -29,7 +37,8 @@ thread_local! {
     static COMMANDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Counts one request; returns (the window's count including it, ms left in the window).
+/// Counts one request; returns (the window's count including it, ms left in
+/// the window). On a single server only (see above).
 pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64)> {
     pipelined(conn, key, window_ms)?
 }
@@ -39,18 +48,20 @@ pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64
 /// `module`: the server module's command may count them (`script::uses_module`).
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
     match keys {
-        [key] => Ok(vec![pipelined(conn, key.as_ref(), window_ms)?]),
+        [key] if !conn.is_cluster() => Ok(vec![pipelined(conn, key.as_ref(), window_ms)?]),
         // One library (or module) call for the batch: three commands per key
         // cost Redis and the client more than one call running two or three per key.
         _ if !conn.is_cluster() => super::script::hit_many(conn, keys, window_ms, module),
-        // A cluster routes by key: one key's three commands at a time.
+        // A cluster routes by key: one key's call at a time, each redirected
+        // whole while its slot moves (see above).
         _ => {
             let mut out = Vec::with_capacity(keys.len());
             for key in keys {
-                match hit(conn, key.as_ref(), window_ms) {
+                match super::script::hit_many(conn, &[key.as_ref()], window_ms, module) {
                     // The connection is lost: the whole batch fails, and the pool drops it.
                     Err(e) if super::conn::is_broken(&e) => return Err(e),
-                    one => out.push(one),
+                    Err(e) => out.push(Err(e)),
+                    Ok(mut one) => out.push(one.pop().unwrap_or_else(|| Err(RedisError::from((ErrorKind::Parse, "no reply for the key"))))),
                 }
             }
             Ok(out)

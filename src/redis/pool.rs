@@ -384,8 +384,13 @@ impl Slot {
 
     /// A cluster connection: the slot map is read from the first seed that
     /// answers; nodes are connected as commands need them. redis-rs follows
-    /// MOVED/ASK and re-reads the slot map after a failover; its own retries
-    /// are kept few so a call stays within a few reply timeouts.
+    /// MOVED (the slot map read again) and ASK (ASKING and the command at the
+    /// named node), and re-reads the slot map after a failover. Its own
+    /// retries are kept few (it also sends a timed-out command again, so a
+    /// call stays within a few reply timeouts) and its waits short (2 ms to
+    /// 50 ms; its default is at least 1.28 s each). A live reshard can keep a
+    /// call redirected or refused (TRYAGAIN) for longer than those retries:
+    /// `Conn` sends it again itself, within the reply timeout.
     fn connect_cluster(&self, pid: u32, timeouts: Timeouts, seeds: &[(String, u16)]) -> Result<Live> {
         let tls = self.target.tls.as_ref();
         let nodes: Vec<ConnectionAddr> = seeds
@@ -396,7 +401,11 @@ impl Slot {
             })
             .collect();
         let mut builder =
-            ::redis::cluster::ClusterClientBuilder::new(nodes).connection_timeout(timeouts.connect).response_timeout(timeouts.reply).retries(2);
+            ::redis::cluster::ClusterClientBuilder::new(nodes).connection_timeout(timeouts.connect).response_timeout(timeouts.reply)
+            .retries(2)
+            .min_retry_wait(2)
+            .max_retry_wait(50)
+            .retry_wait_formula(5, 2);
         if let Some(tls) = tls {
             // Every node the slot map names is reached with the same TLS settings.
             builder = builder.tls(if tls.verify_peer { ::redis::TlsMode::Secure } else { ::redis::TlsMode::Insecure });
@@ -418,7 +427,7 @@ impl Slot {
         match builder.build().and_then(|client| client.get_connection()) {
             Ok(conn) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn: Conn::cluster(conn), reply_timeout: timeouts.reply, confirmed: None })
+                Ok(Live { pid, conn: Conn::cluster(conn, timeouts.reply), reply_timeout: timeouts.reply, confirmed: None })
             }
             Err(e) => Err(self.fail(&e)),
         }
