@@ -12,6 +12,12 @@
 //! take the same arguments and reply the same bytes. The command is written
 //! into a buffer reused across calls, with the policy's fixed arguments
 //! already encoded: one write, one read.
+//! A peek that finds no library on a read-only replica (its master has not
+//! loaded it yet, or it only ever decides through the server module) does
+//! not load it, since FUNCTION LOAD is a write a replica refuses: asked with
+//! ROLE, a replica's connection sends its peeks as the script form with
+//! EVALSHA_RO instead (SCRIPT LOAD, which a replica takes, on NOSCRIPT),
+//! read-only as FCALL_RO is. A master loads the library, as for any call.
 //! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
 
 use std::cell::RefCell;
@@ -130,10 +136,16 @@ enum Fix {
     UseScripts,
     /// The server lacks the script form: SCRIPT LOAD it.
     LoadScript,
+    /// A peek found no function library: a master loads it (as
+    /// `LoadFunctions`); on a read-only replica, which refuses the load, this
+    /// connection's peeks use the script form read-only (EVALSHA_RO) from
+    /// now on, and nothing is written.
+    PeekWithoutLibrary,
 }
 
-/// `module`: the refused call was the module's command.
-fn fix_for(e: &RedisError, module: bool) -> Option<Fix> {
+/// `module`: the refused call was the module's command; `writes`: the
+/// call's entry may write (a peek does not: it never loads the library).
+fn fix_for(e: &RedisError, module: bool, writes: bool) -> Option<Fix> {
     let ours = e.detail().is_some_and(|d| d.starts_with("ratelimit:"));
     if module {
         return (e.code() == Some("ERR") && !ours).then_some(Fix::DropModule);
@@ -144,7 +156,7 @@ fn fix_for(e: &RedisError, module: bool) -> Option<Fix> {
     }
     let text = e.to_string();
     if text.contains("Function not found") {
-        Some(Fix::LoadFunctions)
+        Some(if writes { Fix::LoadFunctions } else { Fix::PeekWithoutLibrary })
     } else if e.code() == Some("ERR") && !ours {
         // A generic refusal that is not one of our library's own errors
         // ("ERR ratelimit: …"): "unknown command" in any release's words.
@@ -209,6 +221,15 @@ fn has_functions(conn: &mut Conn) -> RedisResult<bool> {
     }
 }
 
+/// Is the server a master? (ROLE: "master", or "slave" for a replica.) A
+/// cluster connection's calls all go to masters.
+fn is_master(conn: &mut Conn) -> RedisResult<bool> {
+    match ::redis::cmd("ROLE").query::<Value>(conn)? {
+        Value::Array(parts) => Ok(matches!(parts.first(), Some(Value::BulkString(role)) if role == b"master")),
+        other => Err(unexpected(&other)),
+    }
+}
+
 /// Applies `fix` for the call that failed with `e`; `e` itself when the fix
 /// does not apply (the server has FCALL after all: the refusal stands).
 fn apply(conn: &mut Conn, fix: Fix, e: RedisError) -> RedisResult<()> {
@@ -228,13 +249,18 @@ fn apply(conn: &mut Conn, fix: Fix, e: RedisError) -> RedisResult<()> {
             Ok(())
         }
         Fix::LoadScript => ::redis::cmd("SCRIPT").arg("LOAD").arg(&LIBRARY.script_text).query::<String>(conn).map(|_| ()),
+        Fix::PeekWithoutLibrary if conn.is_cluster() || is_master(conn)? => apply(conn, Fix::LoadFunctions, e),
+        Fix::PeekWithoutLibrary => {
+            conn.peeks_by_script = true;
+            Ok(())
+        }
     }
 }
 
 /// The fixes a call may apply, each once: a server that still fails after
 /// one has a problem no retry solves.
 #[derive(Default)]
-struct Applied([bool; 4]);
+struct Applied([bool; 5]);
 
 impl Applied {
     fn first_time(&mut self, fix: Fix) -> bool {
@@ -251,8 +277,10 @@ thread_local! {
 /// `EVALSHA <sha> <n> <keys…> <entry> <args> <extra…>`, with `module` the
 /// module's `RATELIMIT.<ENTRY> <n> <keys…> <args> <extra…>`. `args` holds
 /// `arg_count` arguments already in RESP (`resp::encode_all`), `extra` the
-/// per-call integers (cost, and a test's clock).
-fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64], module: bool) {
+/// per-call integers (cost, and a test's clock). `peek_by_script`: a peek in
+/// the script form with EVALSHA_RO (`Fix::PeekWithoutLibrary` on a replica).
+#[allow(clippy::too_many_arguments)]
+fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64], module: bool, peek_by_script: bool) {
     if module {
         resp::array(buf, 2 + keys.len() + arg_count + extra.len());
         resp::bulk(buf, entry.module_command().as_bytes());
@@ -266,11 +294,13 @@ fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u
         }
         return;
     }
-    let scripts = SCRIPTS_ONLY.load(Ordering::Relaxed);
+    let read_only_script = peek_by_script && !entry.writes();
+    let scripts = read_only_script || SCRIPTS_ONLY.load(Ordering::Relaxed);
     resp::array(buf, 3 + keys.len() + scripts as usize + arg_count + extra.len());
     let name = entry.name().as_bytes();
     if scripts {
-        resp::bulk(buf, b"EVALSHA");
+        // Redis 6 has no EVALSHA_RO; a peek that found no library is on a Redis 7+ or Valkey.
+        resp::bulk(buf, if read_only_script && !SCRIPTS_ONLY.load(Ordering::Relaxed) { b"EVALSHA_RO".as_slice() } else { b"EVALSHA".as_slice() });
         resp::bulk(buf, LIBRARY.script_sha.as_bytes());
     } else {
         // A peek's function is flagged no-writes: FCALL_RO runs it on a read-only replica too.
@@ -306,13 +336,13 @@ fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], 
     COMMAND.with_borrow_mut(|buf| loop {
         buf.clear();
         let module = module && conn.module == Some(true);
-        encode(buf, entry, keys, args, arg_count, extra, module);
+        encode(buf, entry, keys, args, arg_count, extra, module, conn.peeks_by_script);
         let sent = match keys.first() {
             Some(key) if module => conn.req_packed_for_key(buf, key.as_ref()),
             _ => conn.req_packed_command(buf),
         };
         match as_result(sent) {
-            Err(e) => match fix_for(&e, module) {
+            Err(e) => match fix_for(&e, module, entry.writes()) {
                 Some(fix) if applied.first_time(fix) => apply(conn, fix, e)?,
                 _ => return Err(e),
             },
@@ -402,14 +432,14 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
         let replies = COMMAND.with_borrow_mut(|buf| {
             buf.clear();
             for call in rest {
-                encode(buf, entry, call.as_ref(), args, arg_count, extra, module);
+                encode(buf, entry, call.as_ref(), args, arg_count, extra, module, conn.peeks_by_script);
             }
             conn.req_packed_commands(buf, 0, rest.len())
         })?;
         let mut fix = None;
         for reply in replies {
             match as_result(Ok(reply)) {
-                Err(e) => match fix_for(&e, module) {
+                Err(e) => match fix_for(&e, module, entry.writes()) {
                     // This call and every later one failed the same way without running.
                     Some(f) if applied.first_time(f) => {
                         fix = Some((f, e));
@@ -477,10 +507,17 @@ mod tests {
     #[test]
     fn fixes_are_told_by_the_error() {
         let fix = |wire: &[u8]| match ::redis::parse_redis_value(wire).unwrap() {
-            Value::ServerError(e) => fix_for(&e.into(), false),
+            Value::ServerError(e) => fix_for(&e.into(), false, true),
             _ => unreachable!(),
         };
         assert_eq!(fix(b"-ERR Function not found\r\n"), Some(Fix::LoadFunctions));
+        // A peek loads the library only where the server is a master (a replica refuses the write).
+        let peek_fix = |wire: &[u8]| match ::redis::parse_redis_value(wire).unwrap() {
+            Value::ServerError(e) => fix_for(&e.into(), false, false),
+            _ => unreachable!(),
+        };
+        assert_eq!(peek_fix(b"-ERR Function not found\r\n"), Some(Fix::PeekWithoutLibrary));
+        assert_eq!(peek_fix(b"-NOSCRIPT No matching script. Please use EVAL.\r\n"), Some(Fix::LoadScript));
         // Redis 7 (a renamed FCALL) and Redis 6 word it differently: both ask the server.
         assert_eq!(fix(b"-ERR unknown command 'FCALL', with args beginning with: \r\n"), Some(Fix::UseScripts));
         assert_eq!(fix(b"-ERR unknown command `FCALL`, with args beginning with: \r\n"), Some(Fix::UseScripts));
@@ -490,7 +527,7 @@ mod tests {
         assert_eq!(fix(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"), None);
         // A module command refused as unknown (the module was unloaded) goes to Lua; its own errors stand.
         let module_fix = |wire: &[u8]| match ::redis::parse_redis_value(wire).unwrap() {
-            Value::ServerError(e) => fix_for(&e.into(), true),
+            Value::ServerError(e) => fix_for(&e.into(), true, true),
             _ => unreachable!(),
         };
         assert_eq!(module_fix(b"-ERR unknown command 'RATELIMIT.TAKE', with args beginning with: \r\n"), Some(Fix::DropModule));
