@@ -63,7 +63,7 @@ bench-threads: $(SO) ## under a thread-safe PHP with the embed and FPM SAPIs (ma
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
 	scripts/fpm-load.bash
 
-matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6); ROWS="trixie-redis …" to pick; needs root
+matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6, PHP 8.5 and 8.6 against Redis/Valkey, zts); ROWS="trixie-redis …" to pick; needs root
 	scripts/matrix.bash $(ROWS)
 
 zts: ## the suite and make test-threads under a thread-safe PHP 8.4 built from source as the php:8.x-zts images (/usr/local, conf.d scan dir; once, in a trixie root under /var/cache/ratelimit-matrix), with make check-official-layout; TESTS=… for some phpt only; needs root

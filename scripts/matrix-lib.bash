@@ -36,10 +36,16 @@ suite_packages() {
   esac
 }
 
-# The name of the root of suite $1: the suite, or sid-phpX.Y for sid+phpX.Y.
+# The name of the root of suite $1: the suite, sid-phpX.Y for sid+phpX.Y, and
+# trixie-FLAVOUR for source:FLAVOUR (a PHP built from source by
+# scripts/php-from-source.bash in a trixie root of its own).
 root_name() {
   local suite=${1%%+*}
-  [ "$suite" = "$1" ] && echo "$1" || echo "$suite-php${1#*+php}"
+  case $1 in
+    source:*) echo "trixie-${1#source:}" ;;
+    *+php*) echo "$suite-php${1#*+php}" ;;
+    *) echo "$1" ;;
+  esac
 }
 
 # The root $2 (default: $1) of suite $1, built when missing. Prints its path;

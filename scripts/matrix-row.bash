@@ -27,13 +27,7 @@ make deps PHP_VERSION="$(php -n -r 'echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSI
 # The server binary the row names must be there: a row never falls back to another server.
 command -v "$server" >/dev/null || { echo "row $row: no $server in this root"; exit 1; }
 
-pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | sed 's/^[0-9]*://; s/[-+~].*//' || echo '?'; }
-php_ver=$(php -n -r 'echo PHP_VERSION;')
-phpredis=$(php -r 'echo phpversion("redis") ?: "none";')
-server_ver=$("$server" --version | grep -oE 'v=[0-9.]+' | cut -c3-)
-case $server in valkey*) server_name=Valkey ;; *) server_name=Redis ;; esac
-echo "$(cut -d. -f1 /etc/debian_version 2>/dev/null | sed 's/^[a-z].*/sid/') | $php_ver | $phpredis | $server_name $server_ver | $(openssl version | cut -d' ' -f2) | $(pkg php-laravel-framework) | $(pkg php-symfony-rate-limiter)" >"/build/versions.$row"
-cat "/build/versions.$row"
+scripts/matrix-versions.bash "$row" "$server"
 
 make build
 if [ -n "${TESTS:-}" ]; then

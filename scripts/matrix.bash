@@ -39,6 +39,7 @@ php85          sid+php8.5  redis-server   PHP 8.5 from Debian experimental on th
 php85-valkey   sid+php8.5  valkey-server  the same against Valkey 9.1
 php86          sid+php8.6  valkey-server  PHP 8.6 (its release candidate until Debian has the release) from experimental on the sid snapshot, no phpredis: Valkey 9.1
 php86-redis    sid+php8.6  redis-server   the same against Redis 8.0
+zts            source:zts  redis-server   PHP 8.4 ZTS built from source as the php:8.x-zts image (/usr/local, its conf.d): the suite, the thread tests, make install and PIE in that layout (make zts)
 '
 all_rows=$(awk 'NF {print $1}' <<<"$ROWS")
 rows=("$@")
@@ -72,6 +73,13 @@ run_row() {
   # sid+php8.5: experimental's PHP 8.5, which make deps installs by its version.
   [ "${suite#*+php}" = "$suite" ] || php_version=${suite#*+php}
   rm -f "$result"
+  if [ "${suite#source:}" != "$suite" ]; then
+    # A PHP built from source: make zts's run, in its own root (it stops what it started there).
+    echo "== $row: $(about "$row") (log: $log)"
+    scripts/php-from-source.bash "${suite#source:}" >"$log" 2>&1
+    row_result "$row" "$?"
+    return
+  fi
   if ! root=$(root_of "$suite"); then
     echo "$row|root not built: see $dir/logs/root-$suite.log" >"$result"; return 1
   fi
@@ -129,12 +137,17 @@ WRAPPER
   local rc=$?
   stop_processes_in "$root"
   [ -n "$redis6" ] && stop_processes_in "$redis6"
+  row_result "$row" "$rc"
+}
+
+# Row $1's result line from its log (unless one was written already); returns $2, its exit status.
+row_result() {
+  local row=$1 rc=$2 log=$dir/logs/$1.log result=$dir/logs/$1.result summary
   if [ ! -s "$result" ]; then
-    local summary
     summary=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
     echo "$row|${summary:-no summary (exit $rc): see $log}" >"$result"
   fi
-  return $rc
+  return "$rc"
 }
 
 # A failed row's reasons, so that a CI log without the row's log file says

@@ -129,6 +129,8 @@ cd /build/ratelimit
 php -v
 php -n -d extension=redis -r 'echo "phpredis ", phpversion("redis"), " (built, not enabled)\n";'
 make deps
+# The row's versions for make matrix's table (its row is named after the flavour).
+scripts/matrix-versions.bash "$flavour" redis-server
 if [ -n "${TESTS:-}" ]; then
   make test-php TESTS="$TESTS"
   exit
