@@ -18,9 +18,10 @@
 //! The version is read from `php-config --vernum`, the same php-config whose
 //! headers ext-php-rs's bindings are generated from (`PHP_CONFIG`, else
 //! `php-config` on `PATH`), and checked against the `php` whose API version
-//! chose the `phpXX` flags (`PHP`, else `php` on `PATH`): two different PHPs
-//! would give bindings of one and flags of the other, so that is an error
-//! that says which two were found.
+//! chose the `phpXX` flags (`PHP`, else `php` on `PATH`; its `PHP_VERSION_ID`):
+//! two different PHPs would give bindings of one and flags of the other, so
+//! that is an error that says which two were found. (Only options every
+//! php-config has: Debian's also knows `--phpapi`, PHP's own does not.)
 use std::process::Command;
 
 use anyhow::{bail, Context};
@@ -51,10 +52,12 @@ fn main() -> anyhow::Result<()> {
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
     let version_id: u32 = ask("--vernum")?.parse().context("php-config --vernum is not a number")?;
-    let config_api: u32 = ask("--phpapi")?.parse().context("php-config --phpapi is not a number")?;
-    if config_api != api {
+    let out = Command::new(&php).args(["-n", "-r", "echo PHP_VERSION_ID;"]).output().context("running php for its PHP_VERSION_ID")?;
+    let php_id: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().context("php's PHP_VERSION_ID is not a number")?;
+    // The same minor release: the same API, the same struct layouts.
+    if php_id / 100 != version_id / 100 {
         bail!(
-            "{} (PHP API {api}) and {php_config} (PHP API {config_api}) belong to different PHPs: \
+            "{} (PHP {php_id}) and {php_config} (PHP {version_id}) belong to different PHPs: \
              give both, e.g. PHP=/usr/bin/php8.5 PHP_CONFIG=/usr/bin/php-config8.5",
             php.display()
         );

@@ -186,9 +186,10 @@ echo "fpm-load: php-fpm (master $FPM_PID, workers $pids_before) on :$fpm_port, n
 # One request by hand: the limiter's headers must reach the client.
 smoke=$(php -n -r '
   $ctx = stream_context_create(["http" => ["header" => "X-Client-Id: smoke", "ignore_errors" => true]]);
-  $body = file_get_contents($argv[1], false, $ctx);
-  // PHP 8.4 added http_get_last_response_headers(); 8.5 deprecates $http_response_header.
-  $headers = function_exists("http_get_last_response_headers") ? http_get_last_response_headers() : $http_response_header;
+  // The response headers from the stream (PHP 8.5 deprecates $http_response_header, even unread).
+  $stream = fopen($argv[1], "r", false, $ctx);
+  $headers = stream_get_meta_data($stream)["wrapper_data"];
+  $body = stream_get_contents($stream);
   echo implode("|", array_filter($headers, fn ($h) => preg_match("/^(HTTP|X-RateLimit)/", $h))), "|", trim($body);
 ' "$url")
 echo "smoke: $smoke"
