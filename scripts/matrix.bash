@@ -17,9 +17,10 @@
 # modules/) into the root's /build/ratelimit and built there with the root's
 # own target dir, so no row touches the host's build.
 #
-# Prints a table (row × versions × passed/failed/skipped) and writes it to
-# RATELIMIT_MATRIX_DIR/matrix.md; a run of every row also puts it into
-# docs/install.md between its matrix markers. Exit status: 0 only when every
+# Prints a table (row × versions × passed/failed/skipped, when and which
+# commit) and writes it to RATELIMIT_MATRIX_DIR/matrix.md; a run of the whole
+# suite also puts its rows into docs/install.md's support table (between its
+# matrix markers), each replacing its own line. Exit status: 0 only when every
 # row was built and passed; a row that cannot be built says why and fails.
 set -uo pipefail
 # One compound command, read whole before it runs: an edit of this file
@@ -170,11 +171,13 @@ done
 # The table: what each row saw (matrix-row.bash writes /build/versions.<row>
 # in its root) and how its suite ended.
 table=$dir/matrix.md
+# When and what: the commit measured, '+' when the checkout had changes beside it.
+measured="$(date -u '+%Y-%m-%d %H:%M') $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo +)"
 {
   echo "Measured by \`make matrix\` on $(date -u '+%Y-%m-%d %H:%M UTC'):"
   echo
-  echo "| row | Debian | PHP | phpredis | server | openssl | Laravel | Symfony | passed | failed | skipped |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| row | Debian | PHP | phpredis | server | openssl | Laravel | Symfony | passed | failed | skipped | measured |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   for row in "${rows[@]}"; do
     root=$dir/roots/$(root_name "$(field "$row" 2)")
     versions=$(cat "$root/build/versions.$row" 2>/dev/null || echo " | | | | | | ")
@@ -183,17 +186,19 @@ table=$dir/matrix.md
       # The skips allowed (tests whose subject is phpredis, on a PHP without it:
       # scripts/run-tests.bash); any other skip is counted as a failure there.
       skipped=$(grep -aoE '^skipped: [0-9]+' "$dir/logs/$row.log" | tail -1 | grep -oE '[0-9]+' || echo 0)
-      echo "| $row | $versions | ${BASH_REMATCH[1]} | ${BASH_REMATCH[2]} | $skipped |"
+      echo "| $row | $versions | ${BASH_REMATCH[1]} | ${BASH_REMATCH[2]} | $skipped | $measured |"
     else
-      echo "| $row | $versions | – | $line | – |"
+      echo "| $row | $versions | – | $line | – | $measured |"
     fi
   done
 } >"$table"
 cat "$table"
 
-# Only a run of every row, of the whole suite, speaks for the support table.
-if [ "${#rows[@]}" -eq "$(wc -w <<<"$all_rows")" ] && [ -z "${TESTS:-}" ]; then
-  php -n scripts/matrix-docs.php "$table" docs/install.md && echo "docs/install.md: support table updated"
+# A run of the whole suite speaks for the rows it ran: each replaces its own
+# line of the support table, with its date and commit.
+if [ -z "${TESTS:-}" ]; then
+  # shellcheck disable=SC2086 # the rows, in the table's order
+  php -n scripts/matrix-docs.php "$table" docs/install.md $all_rows && echo "docs/install.md: the support table's rows ${rows[*]} updated"
 fi
 # Every row's tests together; a row with no summary counts as one failure.
 read -r total_passed total_failed < <(for row in "${rows[@]}"; do
