@@ -141,7 +141,8 @@ impl MemoryTarget {
         now_us: Option<i64>,
     ) -> Result<CompoundAnswer> {
         let c = parse(counting);
-        self.with_store(|store| entries::compound_counted(store, members, base, &c, cost as f64, now_us.map(|n| n as f64))).map_err(|e| self.failed(e))
+        self.with_store(|store| entries::compound_counted(store, members, base, &c, cost as f64, now_us.map(|n| n as f64)))
+            .map_err(|e| self.failed(e))
     }
 
     /// DEL.

@@ -307,7 +307,13 @@ mod tests {
 
     #[test]
     fn metrics_is_off_local_or_redis() {
-        for (v, mode) in [("off", MetricsMode::Off), ("", MetricsMode::Off), ("0", MetricsMode::Off), ("Local", MetricsMode::Local), (" redis ", MetricsMode::Redis)] {
+        for (v, mode) in [
+            ("off", MetricsMode::Off),
+            ("", MetricsMode::Off),
+            ("0", MetricsMode::Off),
+            ("Local", MetricsMode::Local),
+            (" redis ", MetricsMode::Redis),
+        ] {
             assert!(apply_metrics(v.as_bytes()), "{v:?}");
             assert_eq!(metrics(), mode, "{v:?}");
         }

@@ -73,7 +73,15 @@ fn counted<K: Keyspace + ?Sized>(ks: &mut K, base: &[u8], c: &Counting, now: f64
 }
 
 /// `take_counted`: `take`, its decision counted under `base`.
-pub fn take_counted<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], base: &[u8], c: &Counting, algo: &Algorithm, cost: f64, injected: Option<f64>) -> Read<Answer> {
+pub fn take_counted<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    key: &[u8],
+    base: &[u8],
+    c: &Counting,
+    algo: &Algorithm,
+    cost: f64,
+    injected: Option<f64>,
+) -> Read<Answer> {
     let now = instant(ks, injected, algo.reads_clock());
     let answer = one_key(ks, key, algo, cost, now, injected.is_some(), false)?;
     counted(ks, base, c, now, tally([&answer]));
@@ -154,7 +162,14 @@ pub fn compound_counted<K: Keyspace + ?Sized>(
     Ok(answer)
 }
 
-fn compound_at<K: Keyspace + ?Sized>(ks: &mut K, members: &[(&[u8], Algorithm)], cost: f64, now: f64, injected: bool, peek: bool) -> Read<CompoundAnswer> {
+fn compound_at<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    cost: f64,
+    now: f64,
+    injected: bool,
+    peek: bool,
+) -> Read<CompoundAnswer> {
     let mut checked = Vec::with_capacity(members.len());
     let mut effects = Vec::new();
     for (key, algo) in members {

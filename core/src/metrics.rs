@@ -121,7 +121,10 @@ mod tests {
         let key = key(b"m", minute(now));
         let Some(Value::Hash(h)) = s.value(&key) else { panic!("no hash at {key:?}") };
         let get = |f: &str| h.get(f.as_bytes()).map(|v| v.as_slice());
-        assert_eq!((get("allowed:login"), get("would_deny:login"), get("errors:login"), get("on_error:login")), (Some(&b"1"[..]), Some(&b"2"[..]), Some(&b"1"[..]), Some(&b"1"[..])));
+        assert_eq!(
+            (get("allowed:login"), get("would_deny:login"), get("errors:login"), get("on_error:login")),
+            (Some(&b"1"[..]), Some(&b"2"[..]), Some(&b"1"[..]), Some(&b"1"[..]))
+        );
         assert_eq!(get("denied:login"), None, "nothing was denied: no field");
         let left = s.pttl(&key);
         assert!(left > 58 * 60_000 && left <= 60 * 60_000, "expires within the hour after its minute: {left} ms");

@@ -146,7 +146,8 @@ impl Compound {
             Backend::Redis(slot) => {
                 let (extra, n) = Policy::call_args(op, now_us);
                 let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
-                let counting = taken.map(|t| (self.with_base(&keys), counted_args(&self.name, opts.dry_run, t, &self.encoded_args, self.encoded_count)));
+                let counting =
+                    taken.map(|t| (self.with_base(&keys), counted_args(&self.name, opts.dry_run, t, &self.encoded_args, self.encoded_count)));
                 slot.run(opts.timeouts, |conn| match &counting {
                     Some((all, (args, count))) => script::decide(conn, Entry::CompoundCounted, all, args, *count, &extra[..n], opts.server_module),
                     None => script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module),

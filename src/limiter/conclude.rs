@@ -57,7 +57,8 @@ impl Conclude<'_> {
             Err(e) => return Err(e),
         };
         if let Some(c) = self.counters {
-            let unsent = self.metrics == Mode::Redis && !matches!(event, Event::Allowed | Event::Denied { cached: false } | Event::WouldDeny { cached: false });
+            let unsent = self.metrics == Mode::Redis
+                && !matches!(event, Event::Allowed | Event::Denied { cached: false } | Event::WouldDeny { cached: false });
             c.record(event, unsent);
         }
         answer

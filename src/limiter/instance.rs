@@ -124,7 +124,13 @@ impl Limiter {
     /// How a call's answers are concluded: counted when it consumes and metrics are on.
     fn conclude(&self, op: Op, opts: CallOptions) -> Conclude<'_> {
         let counted = !op.is_peek() && opts.metrics != Mode::Off;
-        Conclude { dry_run: opts.dry_run, on_error: opts.on_error, limit: self.limit(), counters: counted.then(|| self.counters()), metrics: opts.metrics }
+        Conclude {
+            dry_run: opts.dry_run,
+            on_error: opts.on_error,
+            limit: self.limit(),
+            counters: counted.then(|| self.counters()),
+            metrics: opts.metrics,
+        }
     }
 
     pub fn limit(&self) -> i64 {
@@ -340,8 +346,10 @@ impl Limiter {
                     script::decide_each(conn, Entry::TakeCounted, &calls, args, *count, &extra[..n], opts.server_module)
                         .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect())
                 }
-                (Some((args, count)), _) => script::decide_many_counted(conn, &keys, &self.metrics_base(keys[0]), args, *count, &extra[..n], opts.server_module)
-                    .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect()),
+                (Some((args, count)), _) => {
+                    script::decide_many_counted(conn, &keys, &self.metrics_base(keys[0]), args, *count, &extra[..n], opts.server_module)
+                        .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect())
+                }
                 (None, Some(window_ms)) => {
                     counter::hit_many(conn, &keys, window_ms, opts.server_module).map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect())
                 }

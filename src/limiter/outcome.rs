@@ -118,7 +118,10 @@ mod tests {
     #[test]
     fn reply_keeps_microseconds_and_shows_seconds() {
         let o = Outcome::from_reply(10, &[7, 2_500_000, 0, 125_000]).unwrap();
-        assert_eq!(o, Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000, would_deny: false });
+        assert_eq!(
+            o,
+            Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000, would_deny: false }
+        );
         assert_eq!((o.retry_after(), o.reset_after(), o.delay()), (0.0, 2.5, 0.125));
         let o = Outcome::from_reply(10, &[0, 60_000_000, 1_000]).unwrap();
         assert_eq!((o.allowed, o.retry_after(), o.reset_after(), o.delay()), (false, 0.001, 60.0, 0.0));

@@ -67,10 +67,16 @@ pub const BLOCK_CACHE: usize = 5;
 pub enum Event {
     Allowed,
     /// `cached`: answered from the block cache.
-    Denied { cached: bool },
-    WouldDeny { cached: bool },
+    Denied {
+        cached: bool,
+    },
+    WouldDeny {
+        cached: bool,
+    },
     /// Redis failed; `answered`: `on_error` answered instead of throwing.
-    Failed { answered: bool },
+    Failed {
+        answered: bool,
+    },
 }
 
 impl Event {
@@ -150,11 +156,8 @@ impl Counters {
 /// The counting arguments of a counted call (lua/metrics.lua): the name,
 /// `1`/`0` for dry run, and the pending counts (`""` when all are 0).
 pub fn counting_args(name: &[u8], dry_run: bool, pending: [u64; 5]) -> [Vec<u8>; 3] {
-    let pending = if pending.iter().all(|&n| n == 0) {
-        Vec::new()
-    } else {
-        pending.iter().map(u64::to_string).collect::<Vec<_>>().join(" ").into_bytes()
-    };
+    let pending =
+        if pending.iter().all(|&n| n == 0) { Vec::new() } else { pending.iter().map(u64::to_string).collect::<Vec<_>>().join(" ").into_bytes() };
     [name.to_vec(), if dry_run { b"1".to_vec() } else { b"0".to_vec() }, pending]
 }
 

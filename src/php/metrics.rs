@@ -68,7 +68,8 @@ fn from_array(z: &Zval) -> Result<Table> {
         for (slot, outcome) in counts.iter_mut().zip(OUTCOMES) {
             if let Some(v) = row.get(outcome) {
                 let n = values::int("counters", v).map_err(|e| e.in_entry(&format!("\"{shown}\" {outcome}:")))?;
-                *slot = u64::try_from(n).map_err(|_| Error::value("counters", format!("must hold counts >= 0, {n} given for \"{shown}\" {outcome}")))?;
+                *slot =
+                    u64::try_from(n).map_err(|_| Error::value("counters", format!("must hold counts >= 0, {n} given for \"{shown}\" {outcome}")))?;
             }
         }
         table.insert(name, counts);
@@ -139,7 +140,10 @@ impl RateLimitMetrics {
                 None => 0,
             };
             if !(0..=MAX_MINUTES).contains(&minutes) {
-                return Err(Error::value("minutes", format!("must be 0 (counters of local()) or fleet()'s minutes, 1 to {MAX_MINUTES}, {minutes} given")));
+                return Err(Error::value(
+                    "minutes",
+                    format!("must be 0 (counters of local()) or fleet()'s minutes, 1 to {MAX_MINUTES}, {minutes} given"),
+                ));
             }
             Ok(metrics::prometheus::render(&from_array(counters)?, minutes))
         };
@@ -151,7 +155,15 @@ impl Finish for RateLimitMetrics {
     /// What Reflection shows: `fleet(Redis|RedisCluster|array|string|null
     /// $connection = null, int $minutes = 5)`, `prometheus(array $counters, int $minutes = 0)`.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        zend_api::set_parameter_type(ce, "fleet", 0, "connection", &["Redis", "RedisCluster"], MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_NULL, Some(c"null"))?;
+        zend_api::set_parameter_type(
+            ce,
+            "fleet",
+            0,
+            "connection",
+            &["Redis", "RedisCluster"],
+            MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_NULL,
+            Some(c"null"),
+        )?;
         zend_api::set_parameter(ce, "fleet", 1, "minutes", MAY_BE_LONG, Some(c"5"))?;
         zend_api::set_parameter(ce, "prometheus", 0, "counters", MAY_BE_ARRAY, None)?;
         zend_api::set_parameter(ce, "prometheus", 1, "minutes", MAY_BE_LONG, Some(c"0"))

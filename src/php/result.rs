@@ -180,8 +180,7 @@ impl RateLimitResultObject {
         wouldDeny: Option<&Zval>,
     ) -> PhpResult<Self> {
         let given = Given { limit, remaining, retry: retryAfter, reset: resetAfter, delay, would_deny: wouldDeny };
-        let outcome = outcome_of(allowed, given)
-            .map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &PARAMS))?;
+        let outcome = outcome_of(allowed, given).map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &PARAMS))?;
         let this = zend_api::this_object(RateLimitResultObject::get_metadata().ce())
             .ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
         // `$result->__construct(...)` again: PHP's answer to a second write.
