@@ -85,8 +85,15 @@ pub fn count<K: Keyspace + ?Sized>(ks: &mut K, base: &[u8], c: &Counting, now_us
         return Ok(());
     }
     // A field this call creates: what HINCRBY answering its own increment tells the Lua code.
-    let existing = ks.view(&key).hgetall()?;
-    let creates = adds.iter().enumerate().any(|(i, (f, _))| !existing.iter().any(|(e, _)| e == f) && !adds[..i].iter().any(|(g, _)| g == f));
+    let view = ks.view(&key);
+    let mut creates = false;
+    for (f, _) in &adds {
+        if view.hget(f)?.is_none() {
+            creates = true;
+            break;
+        }
+    }
+    drop(view);
     let mut effects: Vec<Effect> = adds.into_iter().map(|(f, n)| Effect::HIncrBy(f, n)).collect();
     if creates {
         effects.push(Effect::PExpireAt((minute + 1 + KEEP_MINUTES) * 60_000));
