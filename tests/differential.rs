@@ -335,7 +335,10 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
     }
     assert!(failures.is_empty(), "the paths disagree:\n{}", failures.join("\n"));
     if counted {
-        assert!(counted_steps > 1000 && would_deny_steps > 100, "counters compared at {counted_steps} steps, with a would_deny at {would_deny_steps}");
+        assert!(
+            counted_steps > 1000 && would_deny_steps > 100,
+            "counters compared at {counted_steps} steps, with a would_deny at {would_deny_steps}"
+        );
     }
     if support::server_module().is_some() {
         // The module's side was answered by the module, not by Lua.

@@ -171,13 +171,20 @@ pub fn compound_peek(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 /// A counted command's own parts: its decision keys, the counters' base key
 /// (the last key), the counting arguments, and the arguments after them.
-fn counting<'c, 'a>(call: &'c Call<'a>) -> Result<(&'c [&'a [u8]], &'a [u8], Counting<'a>, &'c [&'a [u8]]), RedisError> {
+struct Counted<'c, 'a> {
+    keys: &'c [&'a [u8]],
+    base: &'a [u8],
+    counting: Counting<'a>,
+    rest: &'c [&'a [u8]],
+}
+
+fn counted<'c, 'a>(call: &'c Call<'a>) -> Result<Counted<'c, 'a>, RedisError> {
     let (base, keys) = call.keys().split_last().ok_or(RedisError::WrongArity)?;
     if keys.is_empty() {
         return Err(RedisError::WrongArity);
     }
-    let c = Counting::parse(call.rest()).ok_or(RedisError::WrongArity)?;
-    Ok((keys, base, c, &call.rest()[metrics::NARGS..]))
+    let counting = Counting::parse(call.rest()).ok_or(RedisError::WrongArity)?;
+    Ok(Counted { keys, base, counting, rest: &call.rest()[metrics::NARGS..] })
 }
 
 pub fn take_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
@@ -186,11 +193,11 @@ pub fn take_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 fn take_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let (keys, base, c, rest) = counting(&call)?;
+    let Counted { keys, base, counting, rest } = counted(&call)?;
     let (algo, rest) = algorithm(rest)?;
     let (cost, now) = cost_and_clock(rest)?;
     let [key] = keys else { return Err(bad("take decides one key")) };
-    let answer = entries::take_counted(&mut Server::new(ctx, args, true), key, base, &c, &algo, cost, now).map_err(refused)?;
+    let answer = entries::take_counted(&mut Server::new(ctx, args, true), key, base, &counting, &algo, cost, now).map_err(refused)?;
     let mut out = Vec::with_capacity(32);
     answer.write_to(&mut out);
     Ok(RedisValue::StringBuffer(out))
@@ -202,10 +209,10 @@ pub fn take_many_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 fn take_many_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let (keys, base, c, rest) = counting(&call)?;
+    let Counted { keys, base, counting, rest } = counted(&call)?;
     let (algo, rest) = algorithm(rest)?;
     let (cost, now) = cost_and_clock(rest)?;
-    let answers = entries::take_many_counted(&mut Server::new(ctx, args, true), keys, base, &c, &algo, cost, now);
+    let answers = entries::take_many_counted(&mut Server::new(ctx, args, true), keys, base, &counting, &algo, cost, now);
     Ok(RedisValue::StringBuffer(batch_reply(&answers)))
 }
 
@@ -215,7 +222,7 @@ pub fn compound_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 fn compound_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
     let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
-    let (keys, base, c, mut rest) = counting(&call)?;
+    let Counted { keys, base, counting, mut rest } = counted(&call)?;
     let mut members = Vec::with_capacity(keys.len());
     for key in keys {
         let (algo, after) = algorithm(rest)?;
@@ -223,7 +230,7 @@ fn compound_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
         rest = after;
     }
     let (cost, now) = cost_and_clock(rest)?;
-    let answer = entries::compound_counted(&mut Server::new(ctx, args, true), &members, base, &c, cost, now).map_err(refused)?;
+    let answer = entries::compound_counted(&mut Server::new(ctx, args, true), &members, base, &counting, cost, now).map_err(refused)?;
     let mut out = Vec::with_capacity(40);
     answer.write_to(&mut out);
     Ok(RedisValue::StringBuffer(out))
