@@ -214,24 +214,23 @@ register('compound_peek', function(keys, argv, o) return (decide_all(keys, argv,
 -- KEYS     the entry's keys, then the counters' base key (the same slot)
 -- ARGV     the three counting arguments (metrics.lua), then the entry's ARGV
 -- Reply    the entry's
-register('take_counted', function(keys, argv, o)
-  o = o or 0
-  local base = table.remove(keys)
-  local reply, now, fits = decide(keys, argv, o + COUNTING_ARGS, false)
-  counted(base, argv, o, now, fits and 1 or 0, fits and 0 or 1)
-  return reply
-end)
+-- A counted form of an entry that decides once (take, compound): `decide`
+-- returns the reply, the instant and whether it fits.
+local function counted_once(decide_fn)
+  return function(keys, argv, o)
+    o = o or 0
+    local base = table.remove(keys)
+    local reply, now, fits = decide_fn(keys, argv, o + COUNTING_ARGS, false)
+    counted(base, argv, o, now, fits and 1 or 0, fits and 0 or 1)
+    return reply
+  end
+end
+register('take_counted', counted_once(decide))
+register('compound_counted', counted_once(decide_all))
 register('take_many_counted', function(keys, argv, o)
   o = o or 0
   local base, tally = table.remove(keys), {0, 0}
   local reply, now = take_many(keys, argv, o + COUNTING_ARGS, tally)
   counted(base, argv, o, now, tally[1], tally[2])
-  return reply
-end)
-register('compound_counted', function(keys, argv, o)
-  o = o or 0
-  local base = table.remove(keys)
-  local reply, now, all = decide_all(keys, argv, o + COUNTING_ARGS, false)
-  counted(base, argv, o, now, all and 1 or 0, all and 0 or 1)
   return reply
 end)
