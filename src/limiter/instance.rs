@@ -75,6 +75,8 @@ pub struct Limiter {
     global_prefix: Vec<u8>,
     /// This limiter's counters (`ratelimit.metrics`), found on its first counted call.
     counters: OnceLock<Arc<Counters>>,
+    /// On a cluster, the counters' base key of every slot (`ratelimit.metrics = redis`).
+    metrics_bases: OnceLock<Arc<layout::Bases>>,
 }
 
 impl Limiter {
@@ -103,6 +105,7 @@ impl Limiter {
             hash_tag,
             global_prefix: global_prefix.to_vec(),
             counters: OnceLock::new(),
+            metrics_bases: OnceLock::new(),
         })
     }
 
@@ -115,7 +118,7 @@ impl Limiter {
     /// slot on a cluster (`metrics::layout`).
     pub fn metrics_base(&self, key: &[u8]) -> Vec<u8> {
         if self.hash_tag {
-            layout::cluster_base(&self.global_prefix, key)
+            self.metrics_bases.get_or_init(|| layout::bases(&self.global_prefix)).for_key(key)
         } else {
             layout::single_base(&self.global_prefix)
         }

@@ -54,7 +54,7 @@ pub fn single_base(key_prefix: &[u8]) -> Vec<u8> {
 }
 
 /// The bases of one key prefix on a cluster.
-enum Bases {
+pub enum Bases {
     /// The key prefix holds a hash tag: every key in one slot, one base.
     One(Vec<u8>),
     /// Per slot, the base in it.
@@ -64,7 +64,8 @@ enum Bases {
 /// Per key prefix, made once per process (a few ms: about 160,000 hashes).
 static TABLES: Lazy<Mutex<HashMap<Vec<u8>, Arc<Bases>>>> = Lazy::new(Default::default);
 
-fn bases(key_prefix: &[u8]) -> Arc<Bases> {
+/// The bases of `key_prefix` on a cluster (a limiter keeps them: one lock per limiter, not per call).
+pub fn bases(key_prefix: &[u8]) -> Arc<Bases> {
     let _inside = crate::fork::enter();
     let mut tables = TABLES.lock();
     if let Some(b) = tables.get(key_prefix) {
@@ -96,13 +97,20 @@ fn bases(key_prefix: &[u8]) -> Arc<Bases> {
     made
 }
 
+impl Bases {
+    /// The base for a decision on `key`: in `key`'s slot.
+    pub fn for_key(&self, key: &[u8]) -> Vec<u8> {
+        match self {
+            Bases::One(base) => base.clone(),
+            Bases::PerSlot(per_slot) => per_slot[slot(key)].clone(),
+        }
+    }
+}
+
 /// The base for a decision on `key` under `ratelimit.key_prefix` `key_prefix`
 /// on a cluster: in `key`'s slot.
 pub fn cluster_base(key_prefix: &[u8], key: &[u8]) -> Vec<u8> {
-    match &*bases(key_prefix) {
-        Bases::One(base) => base.clone(),
-        Bases::PerSlot(per_slot) => per_slot[slot(key)].clone(),
-    }
+    bases(key_prefix).for_key(key)
 }
 
 /// Every base `fleet()` reads on a cluster.
