@@ -1,7 +1,5 @@
 --TEST--
 Laravel drop-in: config ratelimit.dry_run lets every request through throttle (no 429, an accepted request's headers) while counting exactly what enforcing counts (one limit, several limits all or nothing, the facade); an enforcing app then finds that state; ratelimit.metrics counts would_deny per limit
---EXTENSIONS--
-redis
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --INI--
