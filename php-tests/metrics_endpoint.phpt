@@ -1,5 +1,5 @@
 --TEST--
-examples/metrics.php in php-fpm (4 workers) behind nginx: after 8 clients' requests to examples/fpm/limit.php with ratelimit.metrics=redis, any worker answers the fleet's exact totals, which a real Prometheus text-format parser (python3-prometheus-client) reads back; prometheus(local()) parses as counters; label values escaped; 503 when Redis cannot be read
+examples/metrics.php in php-fpm (4 workers) behind nginx: after 480 requests of one client from 8 processes to examples/fpm/limit.php with ratelimit.metrics=redis, any worker answers the fleet's exact totals, which a real Prometheus text-format parser (python3-prometheus-client) reads back; prometheus(local()) parses as counters; label values escaped; 503 when Redis cannot be read
 --SKIPIF--
 <?php
 $needs = ['pcntl', 'posix'];
