@@ -259,7 +259,9 @@ impl Limiter {
                     script::decide(conn, Entry::TakeCounted, &[&key, base], args, *count, &extra[..n], opts.server_module).map(Reply::Ints)
                 }
                 (None, Some(window_ms)) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
-                (None, _) => script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints),
+                (None, _) => {
+                    script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints)
+                }
             })
             .and_then(|reply| self.outcome(reply));
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
