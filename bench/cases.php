@@ -37,6 +37,9 @@ function extension_limiters($conn, string $prefix = 'x'): array
 /** The ini a case of the server module's path runs under (the bench's default is server_module=off: the Lua library). */
 const MODULE_INI = ['ratelimit.server_module' => 'auto'];
 
+/** The ini of the "metrics" cases: each decision also counts itself in Redis, in its own call. */
+const METRICS_INI = ['ratelimit.metrics' => 'redis'];
+
 /** name => [system, transport, slow, top, ini, factory]; `ini` is set around the case's calls. */
 function bench_cases(): array
 {
@@ -73,6 +76,18 @@ function bench_cases(): array
                 $limiter = extension_limiters(bench_dsn($t), 'm')[$algo];
                 return static fn (string $id): bool => $limiter->isAllowed($id);
             }, ini: MODULE_INI);
+            if ($t === 'tcp') {
+                // The same two paths with ratelimit.metrics = redis: what counting costs
+                // (report.php's "Decision metrics" section; not in the main table or the plot).
+                $add("metrics: $algo ($t)", 'metrics', $t, function () use ($t, $algo) {
+                    $limiter = extension_limiters(bench_dsn($t), 'c')[$algo];
+                    return static fn (string $id): bool => $limiter->isAllowed($id);
+                }, ini: METRICS_INI);
+                $add("module metrics: $algo ($t)", 'metrics', $t, function () use ($t, $algo) {
+                    $limiter = extension_limiters(bench_dsn($t), 'mc')[$algo];
+                    return static fn (string $id): bool => $limiter->isAllowed($id);
+                }, ini: MODULE_INI + METRICS_INI);
+            }
         }
     }
     $add('userland fixed window: pipeline INCR+EXPIRE NX', 'userland', 'tcp',

@@ -49,6 +49,7 @@ $out[] = '| case | over | µs/decision | range | × PING | Redis µs/decision | 
 $out[] = '|---|---|---:|---:|---:|---:|---:|---:|---:|---|';
 $mixText = static fn (array $mix): string => implode(', ', array_map(static fn ($c, $n) => strtoupper($c) . " $n", array_keys($mix), $mix));
 foreach ($t as $name => $row) {
+    if ($row['system'] === 'metrics') continue; // their own section below
     $mix = $mixText($row['mix']);
     $out[] = sprintf('| %s | %s | %s | %s–%s | %.2f | %s | %.2f | %.2f | %s | %s |', $name, $row['transport'], $f($row['us']),
         $f($row['us_min']), $f($row['us_max']), $row['x_ping'], $f($row['redis_us']), $row['rtt'], $row['cmds'], $f($row['cpu_us']), $mix);
@@ -105,6 +106,22 @@ foreach ($r['module_targets'] ?? [] as $algo => $target) {
 }
 $out[] = '';
 $out[] = 'Redis µs here are INFO commandstats `usec` of the top-level command, which includes the commands a script or the module ran; decisions per Redis core-second = 10⁶ ÷ that. The throughput table below measures Redis CPU with networking included.';
+$out[] = '';
+
+$out[] = '## Decision metrics (issue 33)';
+$out[] = '';
+$out[] = 'What `ratelimit.metrics = redis` costs: the same limiters with each decision also counting itself in Redis inside its own call (an `HINCRBY` per outcome counted, a `PEXPIREAT` when a minute\'s field is new, a `TIME` for the fixed window, whose decisions read no clock otherwise; the fixed window\'s cost-1 consume goes through the library instead of its three plain commands), measured in the same interleaved rounds as the table above (medians; every call accepted, so one `allowed` field per call). Redis µs as in the table: INFO commandstats `usec` of the top-level command.';
+$out[] = '';
+$out[] = '| algorithm | path | Redis µs/decision without | with | + Redis µs | µs/decision without | with | round trips with | commands per decision with |';
+$out[] = '|---|---|---:|---:|---:|---:|---:|---:|---|';
+foreach (array_keys($t) as $name) {
+    if (!preg_match('/^(module )?metrics: (.+) \(tcp\)$/', $name, $m)) continue;
+    $with = $t[$name];
+    $without = $t[($m[1] ? 'module: ' : '') . "{$m[2]} (tcp)"] ?? null;
+    if ($without === null) continue;
+    $out[] = sprintf('| %s | %s | %s | %s | %+.2f | %s | %s | %.2f | %s |', $m[2], $m[1] ? 'server module' : 'Lua library', $f($without['redis_us'], 2), $f($with['redis_us'], 2),
+        $with['redis_us'] - $without['redis_us'], $f($without['us']), $f($with['us']), $with['rtt'], $mixText($with['mix']));
+}
 $out[] = '';
 
 $out[] = '## Fewer round trips (issue 10)';
@@ -174,7 +191,7 @@ echo implode("\n", $out), "\n";
 $colours = ['floor' => 0x888888, 'extension' => 0x1f77b4, 'module' => 0x9467bd, 'userland' => 0xff7f0e, 'symfony' => 0x2ca02c, 'laravel' => 0xd62728];
 $dat = '';
 $i = 0;
-foreach (array_reverse($t, true) as $name => $row) {
+foreach (array_reverse(array_filter($t, static fn ($row) => $row['system'] !== 'metrics'), true) as $name => $row) {
     $dat .= sprintf("%d %.3f %d \"%s\"\n", $i++, $row['us'], $colours[$row['system']] ?? 0, str_replace('"', "'", $name));
 }
 file_put_contents($datFile, $dat);

@@ -45,14 +45,16 @@ end
 -- ARGV     algorithm name, its arguments (ALGORITHMS.<name>.nargs of them,
 --          see algorithms/*.lua), cost, and optionally now in µs (tests only)
 -- Reply    an answer (above)
+-- Also returns, for the counted form: the instant, and whether it fits.
 local function decide(keys, argv, o, peek)
   local algo, i, cost, injected, now = one_limiter(argv, o or 0)
-  return answer(one_key(keys[1], algo, argv, i, cost, now, injected, peek))
+  local remaining, reset, retry, delay = one_key(keys[1], algo, argv, i, cost, now, injected, peek)
+  return answer(remaining, reset, retry, delay), now, retry == nil
 end
 
-register('take', function(keys, argv, o) return decide(keys, argv, o, false) end)
+register('take', function(keys, argv, o) return (decide(keys, argv, o, false)) end)
 -- Would `cost` fit? Writes nothing (flagged so: Redis runs it when out of memory).
-register('peek', function(keys, argv, o) return decide(keys, argv, o, true) end, true)
+register('peek', function(keys, argv, o) return (decide(keys, argv, o, true)) end, true)
 
 -- The batch entries' loop: one(key, ...) for every key of KEYS in order,
 -- each in a pcall, so a key holding a foreign value fails only itself. one
@@ -77,11 +79,16 @@ end
 -- One key of take_many: take's decision as a record. `known` (or nil): the
 -- values read_strings read (false: missing); a value is used once, so a key
 -- repeated in the batch reads what the decision before it wrote.
-local function take_one(key, algo, argv, i, cost, now, injected, known)
+-- tally (or nil): {accepted, denied} so far, for the counted form.
+local function take_one(key, algo, argv, i, cost, now, injected, known, tally)
   local raw = nil
   if known then raw, known[key] = known[key], nil end
   local remaining, reset, retry, delay = one_key(key, algo, argv, i, cost, now, injected, false, raw)
   if retry and retry < 1 then retry = 1 end
+  if tally then
+    local k = retry and 2 or 1
+    tally[k] = tally[k] + 1
+  end
   return struct.pack('<dddd', remaining, reset, retry or 0, delay)
 end
 
@@ -122,11 +129,13 @@ end
 -- ARGV     as `take`
 -- Reply    per key, 4 doubles {remaining, reset_after_us, retry_after_us, delay_us}
 --          (retry > 0: denied); errors as each_key says
-register('take_many', function(keys, argv, o)
+-- Also returns the instant, for the counted form (which passes a tally).
+local function take_many(keys, argv, o, tally)
   local algo, i, cost, injected, now = one_limiter(argv, o or 0)
   local known = algo.string and read_strings(keys) or nil
-  return each_key(keys, take_one, algo, argv, i, cost, now, injected, known)
-end)
+  return each_key(keys, take_one, algo, argv, i, cost, now, injected, known, tally), now
+end
+register('take_many', function(keys, argv, o) return (take_many(keys, argv, o)) end)
 
 -- consumeMany of a fixed window at cost 1: for every key in order, the hit
 -- src/redis/counter.rs makes for one (ALGORITHMS.fixed_window.hit), in one call.
@@ -193,8 +202,35 @@ local function decide_all(keys, argv, o, peek)
   local cost, injected = num(argv[at + 1]), argv[at + 2]
   local now = clock_us(injected, clock)
   local all, least, low, reset, retry, delay = members(keys, argv, o, 1, #keys, cost, now, injected ~= nil, peek, true)
-  return struct.pack('<d', least - 1) .. answer(low, reset, (not all) and retry or nil, delay)
+  -- Also returned, for the counted form: the instant, and whether all fit.
+  return struct.pack('<d', least - 1) .. answer(low, reset, (not all) and retry or nil, delay), now, all
 end
 
-register('compound', function(keys, argv, o) return decide_all(keys, argv, o, false) end)
-register('compound_peek', function(keys, argv, o) return decide_all(keys, argv, o, true) end, true)
+register('compound', function(keys, argv, o) return (decide_all(keys, argv, o, false)) end)
+register('compound_peek', function(keys, argv, o) return (decide_all(keys, argv, o, true)) end, true)
+
+-- The counted forms (ratelimit.metrics = redis): take, take_many and
+-- compound with their decisions counted in the same call (metrics.lua).
+-- KEYS     the entry's keys, then the counters' base key (the same slot)
+-- ARGV     the three counting arguments (metrics.lua), then the entry's ARGV
+-- Reply    the entry's
+-- A counted form of an entry that decides once (take, compound): `decide`
+-- returns the reply, the instant and whether it fits.
+local function counted_once(decide_fn)
+  return function(keys, argv, o)
+    o = o or 0
+    local base = table.remove(keys)
+    local reply, now, fits = decide_fn(keys, argv, o + COUNTING_ARGS, false)
+    counted(base, argv, o, now, fits and 1 or 0, fits and 0 or 1)
+    return reply
+  end
+end
+register('take_counted', counted_once(decide))
+register('compound_counted', counted_once(decide_all))
+register('take_many_counted', function(keys, argv, o)
+  o = o or 0
+  local base, tally = table.remove(keys), {0, 0}
+  local reply, now = take_many(keys, argv, o + COUNTING_ARGS, tally)
+  counted(base, argv, o, now, tally[1], tally[2])
+  return reply
+end)

@@ -82,7 +82,7 @@ rl_table($seen);
 ?>
 --EXPECTF--
 -- the whole RateLimitResult of a first call (its fields are the same for every class)
-object(RateLimitResult)#%d (6) {
+object(RateLimitResult)#%d (7) {
   ["allowed"]=>
   bool(true)
   ["limit"]=>
@@ -95,6 +95,8 @@ object(RateLimitResult)#%d (6) {
   float(300)
   ["delay"]=>
   float(0)
+  ["wouldDeny"]=>
+  bool(false)
 }
 $remaining before any call: NULL
 5 calls: Y2 Y1 Y0 n0 n0

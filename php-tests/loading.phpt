@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(9) {
+array(11) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -45,6 +45,10 @@ array(9) {
   string(25) "ratelimit.max_connections"
   [8]=>
   string(23) "ratelimit.server_module"
+  [9]=>
+  string(17) "ratelimit.dry_run"
+  [10]=>
+  string(17) "ratelimit.metrics"
 }
 string $id = ''
 int $cost = 1

@@ -49,6 +49,8 @@ ratelimit.block_cache => 0 => 0
 ratelimit.block_cache_size => 10000 => 10000
 ratelimit.max_connections => 64 => 64
 ratelimit.server_module => auto => auto
+ratelimit.dry_run => 0 => 0
+ratelimit.metrics => off => off
 
 Connection pool (this process) => State
 max connections => 64
@@ -63,6 +65,17 @@ Block cache (this process) => State
 enabled => no
 entries => 0
 hits => 0
+
+Decision metrics (this process) => Total
+mode => off
+dry run (ratelimit.dry_run) => off
+limiters => 0
+allowed => 0
+denied => 0
+would_deny => 0
+errors => 0
+on_error => 0
+block_cache => 0
 phpinfo_and_exceptions.php:13
 isAllowed <- call_it
 bool(true)

@@ -94,6 +94,16 @@ Block cache (this process) => State
 enabled => no
 entries => 0
 hits => 0
+Decision metrics (this process) => Total
+mode => off
+dry run (ratelimit.dry_run) => off
+limiters => 0
+allowed => 0
+denied => 0
+would_deny => 0
+errors => 0
+on_error => 0
+block_cache => 0
 sockets: 2
 -- B still works: it reconnects (and A, now least recently used, closes)
 int(98)
@@ -111,6 +121,16 @@ Block cache (this process) => State
 enabled => no
 entries => 0
 hits => 0
+Decision metrics (this process) => Total
+mode => off
+dry run (ratelimit.dry_run) => off
+limiters => 0
+allowed => 0
+denied => 0
+would_deny => 0
+errors => 0
+on_error => 0
+block_cache => 0
 -- 16 targets through a bound of 3, limiters held: every call answers, at most 3 sockets
 32 answers: 99 then 98; at most 3 sockets
 Connection pool (this process) => State
@@ -140,6 +160,16 @@ Block cache (this process) => State
 enabled => no
 entries => 0
 hits => 0
+Decision metrics (this process) => Total
+mode => off
+dry run (ratelimit.dry_run) => off
+limiters => 0
+allowed => 0
+denied => 0
+would_deny => 0
+errors => 0
+on_error => 0
+block_cache => 0
 -- slots of failed targets are dropped once no limiter holds them (open connections stay, up to the bound)
 targets 3, dropped at least 40, phpinfo small
 -- 16 targets, twice, under a 16-descriptor limit: the bound keeps the process alive

@@ -37,7 +37,11 @@ rl_throws(fn () => new RateLimitResult(true, 5, 2.5));
 rl_throws(fn () => new RateLimitResult([], 5, 0));
 rl_throws(fn () => new RateLimitResult(true, 5, 0, 'soon'));
 rl_throws(fn () => new RateLimitResult(true, 5));
-rl_throws(fn () => new RateLimitResult(true, 5, 0, 0.0, 0.0, 0.0, 'extra'));
+rl_throws(fn () => new RateLimitResult(true, 5, 0, 0.0, 0.0, 0.0, false, 'extra'));
+rl_throws(fn () => new RateLimitResult(false, 5, 0, 1.0, wouldDeny: true));
+echo "-- a dry run's answer: accepted, and enforcing would have denied it\n";
+$r = new RateLimitResult(true, 5, 0, 2.0, 2.0, wouldDeny: true);
+var_dump($r->allowed, $r->wouldDeny, $r->retryAfter, isset($r->headers()['Retry-After']));
 
 echo "-- a second __construct() is a second write of readonly properties\n";
 $r = new RateLimitResult(true, 5, 4);
@@ -58,8 +62,9 @@ try {
   float $retryAfter = 0.0
   float $resetAfter = 0.0
   float $delay = 0.0
+  bool $wouldDeny = false
 -- built by PHP code
-object(RateLimitResult)#6 (6) {
+object(RateLimitResult)#7 (7) {
   ["allowed"]=>
   bool(false)
   ["limit"]=>
@@ -72,6 +77,8 @@ object(RateLimitResult)#6 (6) {
   float(30)
   ["delay"]=>
   float(0)
+  ["wouldDeny"]=>
+  bool(false)
 }
 Array
 (
@@ -107,7 +114,13 @@ ValueError: RateLimitResult::__construct(): Argument #3 ($remaining) must be a w
 TypeError: RateLimitResult::__construct(): Argument #1 ($allowed) must be of type bool, array given
 TypeError: RateLimitResult::__construct(): Argument #4 ($retryAfter) must be of type float, string given
 ArgumentCountError: RateLimitResult::__construct() expects at least 3 arguments, 2 given
-ArgumentCountError: RateLimitResult::__construct() expects at most 6 arguments, 7 given
+ArgumentCountError: RateLimitResult::__construct() expects at most 7 arguments, 8 given
+ValueError: RateLimitResult::__construct(): Argument #7 ($wouldDeny) must be false when $allowed is false (only a dry run's accepted request would have been denied)
+-- a dry run's answer: accepted, and enforcing would have denied it
+bool(true)
+bool(true)
+float(2)
+bool(false)
 -- a second __construct() is a second write of readonly properties
 Error: Cannot modify readonly property RateLimitResult::$allowed
 bool(true)

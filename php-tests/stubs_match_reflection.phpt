@@ -33,7 +33,7 @@ echo "-- the comparison sees a changed stub\n";
 $tmp = tempnam(sys_get_temp_dir(), 'rlstub');
 file_put_contents($tmp, strtr(file_get_contents($stub), [
     'public readonly bool $allowed;' => 'public bool $allowed;',
-    'float $delay = 0.0)' => 'float $delay = 1.0)',
+    'float $delay = 0.0,' => 'float $delay = 1.0,',
     'final protected function __clone()' => 'public function __clone()',
 ]));
 echo implode("\n", array_filter(rl_differences(stub_side($tmp), $ext), fn ($l) => str_contains($l, 'RateLimitResult::$allowed')
@@ -42,8 +42,8 @@ unlink($tmp);
 ?>
 --EXPECT--
 the stub and the extension agree
-CompoundRateLimiter, FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
-12 properties, 63 methods, 103 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.key_prefix, ratelimit.max_connections, ratelimit.on_error, ratelimit.redis_url, ratelimit.server_module, ratelimit.timeout
+CompoundRateLimiter, FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitMetrics, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
+13 properties, 73 methods, 114 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.dry_run, ratelimit.key_prefix, ratelimit.max_connections, ratelimit.metrics, ratelimit.on_error, ratelimit.redis_url, ratelimit.server_module, ratelimit.timeout
 -- the comparison sees a changed stub
 - stub:      FixedWindowRateLimiter cloneable: true
 + extension: FixedWindowRateLimiter cloneable: false

@@ -56,7 +56,8 @@ phpredis_package() {
 
 packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils
   php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock
-  dpkg-dev gnuplot-nox openssl)
+  dpkg-dev gnuplot-nox openssl
+  python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
 
 # The names among $@ that dpkg has not installed (a virtual package, such as
 # Debian 12's php-predis, is among them even when a provider is installed).

@@ -10,6 +10,7 @@ pub mod error;
 pub mod fork;
 pub mod limiter;
 pub mod memory;
+pub mod metrics;
 pub mod php;
 pub mod redis;
 pub mod settings;
@@ -25,6 +26,7 @@ use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::sliding_window::SlidingWindowRateLimiter;
 use php::classes::token_bucket::TokenBucketRateLimiter;
 use php::interface::PhpInterfaceRateLimiterInterface;
+use php::metrics::RateLimitMetrics;
 use php::register;
 use php::result::RateLimitResultObject;
 
@@ -47,7 +49,8 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
         register::class::<LeakyBucketRateLimiter>()?;
         register::class::<SlidingWindowRateLimiter>()?;
         register::class::<GcraRateLimiter>()?;
-        register::class::<CompoundRateLimiter>()
+        register::class::<CompoundRateLimiter>()?;
+        register::class::<RateLimitMetrics>()
     });
     match ok {
         Ok(Ok(())) => 0,

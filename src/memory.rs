@@ -11,6 +11,7 @@ use std::sync::Arc;
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use ratelimit_core::entries::{self, CompoundAnswer};
+use ratelimit_core::metrics::Counting;
 use ratelimit_core::store::Store;
 use ratelimit_core::{Algorithm, Answer, Refused};
 
@@ -66,6 +67,12 @@ pub fn targets() -> Vec<(String, usize)> {
     all
 }
 
+/// The counting arguments as the core reads them (they are always three).
+fn parse(counting: &[Vec<u8>; 3]) -> Counting<'_> {
+    let args: Vec<&[u8]> = counting.iter().map(Vec::as_slice).collect();
+    Counting::parse(&args).expect("three counting arguments")
+}
+
 /// An answer in the shape of the Lua library's reply (`Outcome::from_reply`).
 pub fn reply(a: &Answer) -> Vec<i64> {
     let (remaining, reset) = (a.remaining as i64, a.reset_us as i64);
@@ -98,6 +105,44 @@ impl MemoryTarget {
     /// All members or none (`CompoundRateLimiter`).
     pub fn compound(&self, members: &[(&[u8], Algorithm)], cost: i64, peek: bool, now_us: Option<i64>) -> Result<CompoundAnswer> {
         self.with_store(|store| entries::compound(store, members, cost as f64, now_us.map(|n| n as f64), peek)).map_err(|e| self.failed(e))
+    }
+
+    /// `take`, its decision counted under `base` (`ratelimit.metrics = redis`;
+    /// `counting`: `metrics::counting_args`), as the library's `take_counted`.
+    pub fn take_counted(&self, key: &[u8], base: &[u8], counting: &[Vec<u8>; 3], algo: &Algorithm, cost: i64, now_us: Option<i64>) -> Result<Answer> {
+        let c = parse(counting);
+        self.with_store(|store| entries::take_counted(store, key, base, &c, algo, cost as f64, now_us.map(|n| n as f64))).map_err(|e| self.failed(e))
+    }
+
+    /// `take_many`, its decisions counted under `base`.
+    pub fn take_many_counted(
+        &self,
+        keys: &[&[u8]],
+        base: &[u8],
+        counting: &[Vec<u8>; 3],
+        algo: &Algorithm,
+        cost: i64,
+        now_us: Option<i64>,
+    ) -> Vec<Result<Answer>> {
+        let c = parse(counting);
+        self.with_store(|store| entries::take_many_counted(store, keys, base, &c, algo, cost as f64, now_us.map(|n| n as f64)))
+            .into_iter()
+            .map(|r| r.map_err(|e| self.failed(e)))
+            .collect()
+    }
+
+    /// `compound` (consuming), its decision counted under `base`.
+    pub fn compound_counted(
+        &self,
+        members: &[(&[u8], Algorithm)],
+        base: &[u8],
+        counting: &[Vec<u8>; 3],
+        cost: i64,
+        now_us: Option<i64>,
+    ) -> Result<CompoundAnswer> {
+        let c = parse(counting);
+        self.with_store(|store| entries::compound_counted(store, members, base, &c, cost as f64, now_us.map(|n| n as f64)))
+            .map_err(|e| self.failed(e))
     }
 
     /// DEL.

@@ -13,6 +13,7 @@ use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::{IniEntryDef, IniEntryDefs};
 
 pub use crate::limiter::OnError;
+pub use crate::metrics::Mode as MetricsMode;
 
 pub const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
 
@@ -33,6 +34,8 @@ thread_local! {
     static BLOCK_CACHE_SIZE: Cell<u64> = const { Cell::new(10_000) };
     /// `ratelimit.server_module`: true auto, false off.
     static SERVER_MODULE: Cell<bool> = const { Cell::new(true) };
+    static DRY_RUN: Cell<bool> = const { Cell::new(false) };
+    static METRICS: Cell<MetricsMode> = const { Cell::new(MetricsMode::Off) };
 }
 
 pub fn on_error() -> OnError {
@@ -63,6 +66,14 @@ pub fn block_cache() -> usize {
     } else {
         0
     }
+}
+/// `ratelimit.dry_run`: limiters without a `withDryRun()` of their own decide but never deny.
+pub fn dry_run() -> bool {
+    DRY_RUN.get()
+}
+/// `ratelimit.metrics`.
+pub fn metrics() -> MetricsMode {
+    METRICS.get()
 }
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.with_borrow(|p| p.clone())
@@ -171,6 +182,26 @@ fn apply_server_module(v: &[u8]) -> bool {
     true
 }
 
+fn apply_dry_run(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(parse_bool) {
+        Some(on) => {
+            DRY_RUN.set(on);
+            true
+        }
+        None => false,
+    }
+}
+/// `off`, `local` or `redis` (php.ini hands a bare `off` over as "").
+fn apply_metrics(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(MetricsMode::parse) {
+        Some(mode) => {
+            METRICS.set(mode);
+            true
+        }
+        None => false,
+    }
+}
+
 /// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
 /// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
 unsafe extern "C" fn on_modify(
@@ -192,7 +223,7 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 9] = [
+static APPLIERS: [Apply; 11] = [
     apply_redis_url,
     apply_connect_timeout,
     apply_timeout,
@@ -202,6 +233,8 @@ static APPLIERS: [Apply; 9] = [
     apply_block_cache_size,
     apply_max_connections,
     apply_server_module,
+    apply_dry_run,
+    apply_metrics,
 ];
 
 const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
@@ -219,7 +252,7 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
     with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::ini_display::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
@@ -229,6 +262,8 @@ pub static INI_ENTRIES: IniEntryDefs<10> = IniEntryDefs::new([
     entry(c"ratelimit.block_cache_size", c"10000", 6),
     entry(c"ratelimit.max_connections", c"64", 7),
     entry(c"ratelimit.server_module", c"auto", 8),
+    entry(c"ratelimit.dry_run", c"0", 9),
+    entry(c"ratelimit.metrics", c"off", 10),
     IniEntryDef::end(),
 ]);
 
@@ -268,6 +303,23 @@ mod tests {
         }
         assert!(!apply_server_module(b"maybe"));
         apply_server_module(b"auto");
+    }
+
+    #[test]
+    fn metrics_is_off_local_or_redis() {
+        for (v, mode) in [
+            ("off", MetricsMode::Off),
+            ("", MetricsMode::Off),
+            ("0", MetricsMode::Off),
+            ("Local", MetricsMode::Local),
+            (" redis ", MetricsMode::Redis),
+        ] {
+            assert!(apply_metrics(v.as_bytes()), "{v:?}");
+            assert_eq!(metrics(), mode, "{v:?}");
+        }
+        assert!(!apply_metrics(b"on"));
+        assert!(!apply_dry_run(b"maybe"));
+        apply_metrics(b"off");
     }
 
     #[test]

@@ -15,6 +15,8 @@ return [
         'ratelimit.block_cache_size' => 'entries the block cache holds per process (1..10000000), default 10000',
         'ratelimit.max_connections' => 'Redis connections one process keeps open at most (least recently used closed first), default 64',
         'ratelimit.server_module' => 'auto|off: the server module decides where a server has loaded it (same answers and state), else the Lua library; default auto',
+        'ratelimit.dry_run' => 'every limiter without a withDryRun() of its own decides and writes exactly as enforcing would but never denies (RateLimitResult::$wouldDeny says what enforcing would have answered), default 0',
+        'ratelimit.metrics' => 'off|local|redis: count decisions per limiter in this process (RateLimitMetrics::local()), and with redis also in Redis inside the decision\'s own call, per minute for an hour (RateLimitMetrics::fleet()); default off',
     ],
     'limiter' => [
         'props' => [
@@ -28,6 +30,7 @@ return [
             'reset' => ['doc' => "Deletes the key of \$id. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
             'consumeMany' => ['doc' => "consume(\$id, \$cost) for every id of \$ids, in order, in ONE round trip: exactly the answers\nof single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.\nAt most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is\nunreachable); with throw, the first failure throws after the whole batch ran.\n@param array<array-key, string> \$ids\n@return array<array-key, RateLimitResult>\n@throws RateLimiterException"],
             '__clone' => ['doc' => 'Limiters cannot be cloned (protected and final: `clone` throws an Error).'],
+            'withDryRun' => ['doc' => "A copy of this limiter (same connection target, keys, policy and \$remaining; of this object's own class) in dry run,\nor enforcing with \$on = false, whatever ratelimit.dry_run says. This limiter is unchanged.\nIn dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes\nnothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true\nand the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members."],
             '__debugInfo' => ['doc' => "What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection."],
         ],
     ],
@@ -42,9 +45,10 @@ return [
                 'retryAfter' => "Seconds until this request's cost would fit; 0.0 when allowed.",
                 'resetAfter' => 'Seconds until the key is back to its empty/full state.',
                 'delay' => 'Leaky bucket: seconds until this accepted request leaks out; else 0.0.',
+                'wouldDeny' => 'Dry run (ratelimit.dry_run, withDryRun()): enforcing would have denied this request, which $allowed accepts; remaining, retryAfter and resetAfter are the real decision\'s. False outside dry run.',
             ],
             'methods' => [
-                '__construct' => ['doc' => "A decision built by PHP code, e.g. for a test double of a limiter.\n@throws ValueError when \$limit < 1, \$remaining is not within 0..\$limit, or a time is negative or not finite"],
+                '__construct' => ['doc' => "A decision built by PHP code, e.g. for a test double of a limiter.\n@throws ValueError when \$limit < 1, \$remaining is not within 0..\$limit, a time is negative or not finite,\nor \$wouldDeny is true with \$allowed false"],
                 'headers' => ['doc' => "The rate-limit header fields of this decision, by \$style:\n'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);\n'ietf': RateLimit-Policy (\"default\";q=<limit>) and RateLimit (\"default\";r=<remaining>;t=<seconds to reset>)\nof draft-ietf-httpapi-ratelimit-headers-09.\nBoth add Retry-After (whole seconds, at least 1) when denied.\n@param 'x'|'ietf' \$style\n@return array<string, int|string>\n@throws ValueError for any other \$style"],
             ],
         ],
@@ -55,6 +59,14 @@ return [
             ],
         ],
         'RateLimiterException' => ['doc' => 'Redis unreachable, timed out, refused or answered with an error.'],
+        'RateLimitMetrics' => [
+            'doc' => "Decision counters per limiter (its key prefix; a CompoundRateLimiter's members' prefixes joined by '+'),\nkept when ratelimit.metrics is local or redis: allowed, denied, would_deny (dry run), errors (Redis failures),\non_error (errors answered by ratelimit.on_error), block_cache (denials answered from the block cache).\nEvery consume (isAllowed, access, consume, each id of consumeMany, throttle) is exactly one of allowed,\ndenied, would_deny or errors; peek() and reset() are not counted. See docs/operations.md.",
+            'methods' => [
+                'local' => ['doc' => "This process's counters (limiters with no decision left out).\n@return array<string, array{allowed: int, denied: int, would_deny: int, errors: int, on_error: int, block_cache: int}>"],
+                'fleet' => ['doc' => "Every process's counters over the last \$minutes minutes (1..60, the current one included; the server's clock),\nas ratelimit.metrics = redis kept them in Redis, under the current ratelimit.key_prefix. A Redis Cluster's\ncounters are read from every master.\n@param Redis|RedisCluster|array|string|null \$connection any connection a limiter takes; null: ratelimit.redis_url\n@return array<string, array{allowed: int, denied: int, would_deny: int, errors: int, on_error: int, block_cache: int}>\n@throws RateLimiterException|ValueError"],
+                'prometheus' => ['doc' => "\$counters (what local() or fleet() returned) in the Prometheus text exposition format.\n\$minutes = 0: local()'s counts as counters: ratelimit_decisions_total{limiter, outcome = allowed|denied|would_deny|error},\nratelimit_on_error_answers_total{limiter}, ratelimit_block_cache_answers_total{limiter};\n\$minutes = 1..60: fleet(\$connection, \$minutes)'s as gauges: ratelimit_recent_decisions{limiter, outcome, minutes}, and so on.\n@throws TypeError|ValueError"],
+            ],
+        ],
         'FixedWindowRateLimiter' => [
             'doc' => "At most \$limit requests per window; a window opens at the key's first accepted request.",
             'methods' => [

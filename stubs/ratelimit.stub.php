@@ -14,6 +14,8 @@
 // ini ratelimit.block_cache_size: entries the block cache holds per process (1..10000000), default 10000
 // ini ratelimit.max_connections: Redis connections one process keeps open at most (least recently used closed first), default 64
 // ini ratelimit.server_module: auto|off: the server module decides where a server has loaded it (same answers and state), else the Lua library; default auto
+// ini ratelimit.dry_run: every limiter without a withDryRun() of its own decides and writes exactly as enforcing would but never denies (RateLimitResult::$wouldDeny says what enforcing would have answered), default 0
+// ini ratelimit.metrics: off|local|redis: count decisions per limiter in this process (RateLimitMetrics::local()), and with redis also in Redis inside the decision's own call, per minute for an hour (RateLimitMetrics::fleet()); default off
 
 /**
  * Implemented by every limiter class.
@@ -100,10 +102,16 @@ final class RateLimitResult
     public readonly float $delay;
 
     /**
-     * A decision built by PHP code, e.g. for a test double of a limiter.
-     * @throws ValueError when $limit < 1, $remaining is not within 0..$limit, or a time is negative or not finite
+     * Dry run (ratelimit.dry_run, withDryRun()): enforcing would have denied this request, which $allowed accepts; remaining, retryAfter and resetAfter are the real decision's. False outside dry run.
      */
-    public function __construct(bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, float $resetAfter = 0.0, float $delay = 0.0) {}
+    public readonly bool $wouldDeny;
+
+    /**
+     * A decision built by PHP code, e.g. for a test double of a limiter.
+     * @throws ValueError when $limit < 1, $remaining is not within 0..$limit, a time is negative or not finite,
+     * or $wouldDeny is true with $allowed false
+     */
+    public function __construct(bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, float $resetAfter = 0.0, float $delay = 0.0, bool $wouldDeny = false) {}
 
     /**
      * The rate-limit header fields of this decision, by $style:
@@ -188,6 +196,15 @@ final class CompoundRateLimiter implements RateLimiterInterface
     public function reset(string $id = ''): void {}
 
     /**
+     * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
+     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
+     * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
+     * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
+     */
+    public function withDryRun(bool $on = true): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -199,6 +216,44 @@ final class CompoundRateLimiter implements RateLimiterInterface
  */
 class RateLimiterException extends RuntimeException
 {
+}
+
+/**
+ * Decision counters per limiter (its key prefix; a CompoundRateLimiter's members' prefixes joined by '+'),
+ * kept when ratelimit.metrics is local or redis: allowed, denied, would_deny (dry run), errors (Redis failures),
+ * on_error (errors answered by ratelimit.on_error), block_cache (denials answered from the block cache).
+ * Every consume (isAllowed, access, consume, each id of consumeMany, throttle) is exactly one of allowed,
+ * denied, would_deny or errors; peek() and reset() are not counted. See docs/operations.md.
+ */
+final class RateLimitMetrics
+{
+    private function __construct() {}
+
+    /**
+     * This process's counters (limiters with no decision left out).
+     * @return array<string, array{allowed: int, denied: int, would_deny: int, errors: int, on_error: int, block_cache: int}>
+     */
+    public static function local(): array {}
+
+    /**
+     * Every process's counters over the last $minutes minutes (1..60, the current one included; the server's clock),
+     * as ratelimit.metrics = redis kept them in Redis, under the current ratelimit.key_prefix. A Redis Cluster's
+     * counters are read from every master.
+     * @param Redis|RedisCluster|array|string|null $connection any connection a limiter takes; null: ratelimit.redis_url
+     * @return array<string, array{allowed: int, denied: int, would_deny: int, errors: int, on_error: int, block_cache: int}>
+     * @throws RateLimiterException|ValueError
+     */
+    public static function fleet(Redis|RedisCluster|array|string|null $connection = null, int $minutes = 5): array {}
+
+    /**
+     * $counters (what local() or fleet() returned) in the Prometheus text exposition format.
+     * $minutes = 0: local()'s counts as counters: ratelimit_decisions_total{limiter, outcome = allowed|denied|would_deny|error},
+     * ratelimit_on_error_answers_total{limiter}, ratelimit_block_cache_answers_total{limiter};
+     * $minutes = 1..60: fleet($connection, $minutes)'s as gauges: ratelimit_recent_decisions{limiter, outcome, minutes}, and so on.
+     * @throws TypeError|ValueError
+     */
+    public static function prometheus(array $counters, int $minutes = 0): string {}
+
 }
 
 /**
@@ -265,6 +320,15 @@ class FixedWindowRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function reset(string $id = ''): void {}
+
+    /**
+     * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
+     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
+     * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
+     * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
+     */
+    public function withDryRun(bool $on = true): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -340,6 +404,15 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     public function reset(string $id = ''): void {}
 
     /**
+     * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
+     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
+     * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
+     * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
+     */
+    public function withDryRun(bool $on = true): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -412,6 +485,15 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     public function reset(string $id = ''): void {}
 
     /**
+     * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
+     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
+     * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
+     * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
+     */
+    public function withDryRun(bool $on = true): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -482,6 +564,15 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function reset(string $id = ''): void {}
+
+    /**
+     * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
+     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
+     * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
+     * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
+     */
+    public function withDryRun(bool $on = true): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -563,6 +654,15 @@ class GcraRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function reset(string $id = ''): void {}
+
+    /**
+     * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
+     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
+     * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
+     * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
+     */
+    public function withDryRun(bool $on = true): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).

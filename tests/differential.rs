@@ -8,7 +8,10 @@
 //! must give identical answers and leave identical state: the same bytes
 //! (GET), the same hash fields (HGETALL), the same sorted-set members and
 //! scores (ZRANGE WITHSCORES), expiries alike. Every sequence is seeded;
-//! a failure names its seed and step.
+//! a failure names its seed and step. The same sequences run again with
+//! `ratelimit.metrics = redis` (the counted entries, some calls in dry run):
+//! the answers and the state must still agree, and so must the decision
+//! counters each path keeps (lua/metrics.lua, `ratelimit_core::metrics`).
 
 mod support;
 
@@ -19,6 +22,7 @@ use ratelimit::limiter::compound::Compound;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Outcome, Policy};
 use ratelimit::memory;
+use ratelimit::metrics::{layout, Mode};
 use ratelimit_core::store::Value;
 use support::OPTS;
 
@@ -108,7 +112,20 @@ type Answers = Result<Vec<Outcome>, ratelimit::error::Error>;
 
 fn shown(r: &Answers) -> String {
     match r {
-        Ok(os) => os.iter().map(|o| format!("({} {} {} {} {})", o.allowed, o.remaining, o.retry_after_us, o.reset_after_us, o.delay_us)).collect(),
+        Ok(os) => os
+            .iter()
+            .map(|o| {
+                format!(
+                    "({} {} {} {} {}{})",
+                    o.allowed,
+                    o.remaining,
+                    o.retry_after_us,
+                    o.reset_after_us,
+                    o.delay_us,
+                    if o.would_deny { " w" } else { "" }
+                )
+            })
+            .collect(),
         // Without the target's name ("Redis at …: ", "memory://…: ").
         Err(e) => {
             let text = e.to_string();
@@ -127,6 +144,28 @@ struct Side {
     opts: CallOptions,
     /// The memory store's name; `None`: the server.
     store: Option<String>,
+}
+
+/// The counters of minute `minute` that `side`'s limiters and compound keep
+/// (ratelimit.metrics = redis), their names made side-neutral: `m0`.., `all`.
+fn counters(side: &Side, conn: &mut ::redis::Connection, minute: i64) -> (BTreeMap<String, Vec<u8>>, i64) {
+    let key = ratelimit_core::metrics::key(&layout::single_base(b"table:"), minute);
+    let (state, ttl) = side.state(conn, &key);
+    let fields = match state {
+        State::Hash(h) => h,
+        State::Missing => BTreeMap::new(),
+        other => panic!("counters at {key:?}: {other:?}"),
+    };
+    let mut names: Vec<(Vec<u8>, String)> = side.limiters.iter().enumerate().map(|(i, l)| (l.prefix().to_vec(), format!("m{i}"))).collect();
+    names.push((side.all.name().to_vec(), "all".to_string()));
+    let mut out = BTreeMap::new();
+    for (field, value) in fields {
+        let colon = field.iter().position(|&b| b == b':').expect("outcome:name");
+        if let Some((_, neutral)) = names.iter().find(|(n, _)| n.as_slice() == &field[colon + 1..]) {
+            out.insert(format!("{}:{neutral}", String::from_utf8_lossy(&field[..colon])), value);
+        }
+    }
+    (out, ttl)
 }
 
 impl Side {
@@ -160,25 +199,40 @@ impl Side {
 }
 
 /// The sides of one sequence: Lua, the module (if loaded), the core; the
-/// limiters of `policies`, named for `seed` (the module's keys apart from Lua's).
-fn sides(server: &support::RedisServer, policies: &[Policy], seed: u64, start: i64) -> Vec<Side> {
-    let lua = CallOptions { server_module: false, ..OPTS };
+/// limiters of `policies`, named for `seed` (the module's keys apart from
+/// Lua's; counted, every side's apart: each has counters of its own).
+fn sides(server: &support::RedisServer, policies: &[Policy], seed: u64, start: i64, counted: bool) -> Vec<Side> {
+    let base = if counted { CallOptions { metrics: Mode::Redis, ..OPTS } } else { OPTS };
+    let lua = CallOptions { server_module: false, ..base };
+    let tag = if counted { "c" } else { "" };
     let on_server = |suffix: &str| -> Vec<Arc<Limiter>> {
-        policies.iter().enumerate().map(|(m, p)| Arc::new(server.limiter(p.clone(), &format!("s{seed}m{m}{suffix}")))).collect()
+        policies.iter().enumerate().map(|(m, p)| Arc::new(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")))).collect()
     };
-    let store = format!("differential-{start}-{seed}");
+    let store = format!("differential-{tag}{start}-{seed}");
+    let core_name = |m: usize| if counted { format!("{tag}s{seed}m{m}-core") } else { format!("s{seed}m{m}") };
     let in_memory: Vec<Arc<Limiter>> =
-        policies.iter().enumerate().map(|(m, p)| Arc::new(support::memory_limiter(p.clone(), &store, &format!("s{seed}m{m}")))).collect();
+        policies.iter().enumerate().map(|(m, p)| Arc::new(support::memory_limiter(p.clone(), &store, &core_name(m)))).collect();
     let side = |name, limiters: Vec<Arc<Limiter>>, opts, store| Side { name, all: Compound::new(limiters.clone()).unwrap(), limiters, opts, store };
-    let mut all = vec![side("Lua", on_server(""), lua, None), side("core", in_memory, OPTS, Some(store))];
+    let mut all = vec![side("Lua", on_server(""), lua, None), side("core", in_memory, base, Some(store))];
     if support::server_module().is_some() {
-        all.push(side("module", on_server("-module"), OPTS, None));
+        all.push(side("module", on_server("-module"), base, None));
     }
     all
 }
 
 #[test]
 fn lua_module_and_core_agree_on_random_sequences() {
+    agree_on_random_sequences(false, SEQUENCES);
+}
+
+/// The same with `ratelimit.metrics = redis` and some calls in dry run:
+/// answers, state and counters alike.
+#[test]
+fn counted_calls_agree_and_count_alike() {
+    agree_on_random_sequences(true, SEQUENCES / 2);
+}
+
+fn agree_on_random_sequences(counted: bool, sequences: u64) {
     let Some(server) = support::start() else { return };
     if support::server_module().is_none() {
         eprintln!("no RATELIMIT_SERVER_MODULE: the module's path is not compared");
@@ -186,7 +240,9 @@ fn lua_module_and_core_agree_on_random_sequences() {
     let mut conn = server.connection().unwrap();
     let start = server.test_clock_start_us();
     let mut failures = Vec::new();
-    'sequences: for seed in 1..=SEQUENCES {
+    // Counted: steps whose counters held something, and held a would_deny.
+    let (mut counted_steps, mut would_deny_steps) = (0, 0);
+    'sequences: for seed in 1..=sequences {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         // Three limiters of random algorithms, distinct prefixes: singly and as one compound.
         let policies: Vec<Policy> = (0..3)
@@ -195,7 +251,7 @@ fn lua_module_and_core_agree_on_random_sequences() {
                 policy(&mut rng, w)
             })
             .collect();
-        let sides = sides(&server, &policies, seed, start);
+        let sides = sides(&server, &policies, seed, start, counted);
         let mut now = start;
         for step in 0..STEPS {
             now += match rng.below(20) {
@@ -213,8 +269,9 @@ fn lua_module_and_core_agree_on_random_sequences() {
             let what = rng.below(13);
             let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
             let (kind, foreign) = (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec()][rng.below(3) as usize].clone());
+            let dry_run = counted && rng.below(4) == 0;
             let run = |side: &Side| -> (&'static str, Answers) {
-                let (one, all, opts) = (&side.limiters[m], &side.all, side.opts);
+                let (one, all, opts) = (&side.limiters[m], &side.all, CallOptions { dry_run, ..side.opts });
                 match what {
                     0..=4 => ("consume", one.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|o| vec![o])),
                     5 | 6 => ("peek", one.decide_at(id, Op::Peek, opts, Some(now)).map(|o| vec![o])),
@@ -254,19 +311,45 @@ fn lua_module_and_core_agree_on_random_sequences() {
                     }
                 }
             }
+            if counted {
+                let minute = ratelimit_core::metrics::minute(now as f64);
+                let (lua_counts, lua_ttl) = counters(&sides[0], &mut conn, minute);
+                counted_steps += usize::from(!lua_counts.is_empty());
+                would_deny_steps += usize::from(lua_counts.keys().any(|f| f.starts_with("would_deny:")));
+                for side in &sides[1..] {
+                    let (counts, ttl) = counters(side, &mut conn, minute);
+                    // The hash is shared with other sides and sequences: its expiry
+                    // is compared only where this sequence has counted in it.
+                    if counts != lua_counts || (!counts.is_empty() && !same_expiry(lua_ttl, ttl)) {
+                        failures.push(format!(
+                            "{at}: counters of minute {minute}: Lua {lua_counts:?} PTTL {lua_ttl} / {} {counts:?} PTTL {ttl}",
+                            side.name
+                        ));
+                    }
+                }
+            }
             if !failures.is_empty() {
                 break 'sequences;
             }
         }
     }
     assert!(failures.is_empty(), "the paths disagree:\n{}", failures.join("\n"));
+    if counted {
+        assert!(
+            counted_steps > 1000 && would_deny_steps > 100,
+            "counters compared at {counted_steps} steps, with a would_deny at {would_deny_steps}"
+        );
+    }
     if support::server_module().is_some() {
         // The module's side was answered by the module, not by Lua.
         let stats: String = ::redis::cmd("INFO").arg("commandstats").query(&mut conn).unwrap();
         let calls = |name: &str| -> u64 {
             stats.lines().find_map(|l| l.strip_prefix(&format!("cmdstat_{name}:calls="))).and_then(|r| r.split(',').next()?.parse().ok()).unwrap_or(0)
         };
-        let module_calls: u64 = ["take", "peek", "take_many", "compound", "compound_peek"].iter().map(|c| calls(&format!("ratelimit.{c}"))).sum();
+        let module_calls: u64 = ["take", "peek", "take_many", "compound", "compound_peek", "take_counted", "take_many_counted", "compound_counted"]
+            .iter()
+            .map(|c| calls(&format!("ratelimit.{c}")))
+            .sum();
         // The Lua side: FCALL, or EVALSHA on a server without Functions (Redis 6).
         let lua_calls = calls("fcall") + calls("evalsha");
         assert!(module_calls > 1000 && lua_calls > 1000, "module calls {module_calls}, FCALL/EVALSHA calls {lua_calls}");

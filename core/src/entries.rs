@@ -7,6 +7,7 @@
 use crate::algorithm::Algorithm;
 use crate::answer::Answer;
 use crate::effect::Effect;
+use crate::metrics::{self, Counting};
 use crate::view::{Read, Refused, View};
 
 /// Where the keys live: an executor's keyspace.
@@ -59,6 +60,50 @@ pub fn take_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], algo: &Algori
     keys.iter().map(|key| one_key(ks, key, algo, cost, now, injected.is_some(), false)).collect()
 }
 
+/// The decisions among `answers` that were made: (accepted, denied).
+fn tally<'a>(answers: impl IntoIterator<Item = &'a Answer>) -> (i64, i64) {
+    answers.into_iter().fold((0, 0), |(a, d), x| if x.allowed() { (a + 1, d) } else { (a, d + 1) })
+}
+
+/// Counts in the same call (`metrics::count`). A failure to count (a foreign
+/// value at the counters' key) leaves the decision standing, as the Lua
+/// code's `pcall` does: the answer is the decision's.
+fn counted<K: Keyspace + ?Sized>(ks: &mut K, base: &[u8], c: &Counting, now: f64, (allowed, denied): (i64, i64)) {
+    let _ = metrics::count(ks, base, c, now, allowed, denied);
+}
+
+/// `take_counted`: `take`, its decision counted under `base`.
+pub fn take_counted<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    key: &[u8],
+    base: &[u8],
+    c: &Counting,
+    algo: &Algorithm,
+    cost: f64,
+    injected: Option<f64>,
+) -> Read<Answer> {
+    let now = instant(ks, injected, algo.reads_clock());
+    let answer = one_key(ks, key, algo, cost, now, injected.is_some(), false)?;
+    counted(ks, base, c, now, tally([&answer]));
+    Ok(answer)
+}
+
+/// `take_many_counted`: `take_many`, its decisions counted under `base`.
+pub fn take_many_counted<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    keys: &[&[u8]],
+    base: &[u8],
+    c: &Counting,
+    algo: &Algorithm,
+    cost: f64,
+    injected: Option<f64>,
+) -> Vec<Read<Answer>> {
+    let now = instant(ks, injected, algo.reads_clock());
+    let answers: Vec<Read<Answer>> = keys.iter().map(|key| one_key(ks, key, algo, cost, now, injected.is_some(), false)).collect();
+    counted(ks, base, c, now, tally(answers.iter().flatten()));
+    answers
+}
+
 /// `hit_many`: a fixed window's cost-1 hit on every key in order
 /// (`fixed_window::hit`); per key (ms left, count), each standing alone.
 pub fn hit_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], window_ms: i64) -> Vec<Read<(f64, f64)>> {
@@ -99,10 +144,36 @@ pub fn compound<K: Keyspace + ?Sized>(
     peek: bool,
 ) -> Read<CompoundAnswer> {
     let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    compound_at(ks, members, cost, now, injected.is_some(), peek)
+}
+
+/// `compound_counted`: `compound`, its decision counted under `base`.
+pub fn compound_counted<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    base: &[u8],
+    c: &Counting,
+    cost: f64,
+    injected: Option<f64>,
+) -> Read<CompoundAnswer> {
+    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    let answer = compound_at(ks, members, cost, now, injected.is_some(), false)?;
+    counted(ks, base, c, now, tally([&answer.answer]));
+    Ok(answer)
+}
+
+fn compound_at<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    cost: f64,
+    now: f64,
+    injected: bool,
+    peek: bool,
+) -> Read<CompoundAnswer> {
     let mut checked = Vec::with_capacity(members.len());
     let mut effects = Vec::new();
     for (key, algo) in members {
-        let c = algo.check(&*ks.view(key), cost, now, injected.is_some(), !peek, &mut effects);
+        let c = algo.check(&*ks.view(key), cost, now, injected, !peek, &mut effects);
         ks.apply(key, &effects)?;
         effects.clear();
         checked.push(c?);

@@ -15,7 +15,8 @@
 //! per algorithm, `buckets` (what token and leaky bucket share), `numbers`
 //! (Lua's and Redis's ways of reading numbers), `entries` (one key, a batch,
 //! a compound: lua/entries.lua), `answer` (the reply bytes), `store` (an
-//! in-memory keyspace the entries run on).
+//! in-memory keyspace the entries run on), `metrics` (decision counters kept
+//! in the keyspace: lua/metrics.lua).
 
 pub mod algorithm;
 pub mod answer;
@@ -25,6 +26,7 @@ pub mod entries;
 pub mod fixed_window;
 pub mod gcra;
 pub mod leaky_bucket;
+pub mod metrics;
 pub mod numbers;
 pub mod sliding_blocks;
 pub mod sliding_log;

@@ -46,6 +46,12 @@ pub trait View {
     fn expiry_at_ms(&self) -> i64;
     /// HGETALL: field, value pairs (any order).
     fn hgetall(&self) -> Read<Vec<(Vec<u8>, Vec<u8>)>>;
+    /// HGET: one field's value, `None` when the field or the key is missing
+    /// (the decision counters' read, `metrics`; an executor may answer it
+    /// without reading the whole hash).
+    fn hget(&self, field: &[u8]) -> Read<Option<Vec<u8>>> {
+        Ok(self.hgetall()?.into_iter().find(|(f, _)| f == field).map(|(_, v)| v))
+    }
     /// ZCOUNT key (edge +inf: members scored above `edge`.
     fn zcount_above(&self, edge: f64) -> Read<i64>;
     /// The score of ZRANGE key -1 -1 WITHSCORES (the highest), `None` when empty.

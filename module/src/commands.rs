@@ -7,6 +7,11 @@
 //!   RATELIMIT.HIT_MANY      n key… window_ms                       (a fixed window's cost-1 hits)
 //!   RATELIMIT.COMPOUND      n key… (algorithm arg…)×n cost [now_us]
 //!   RATELIMIT.COMPOUND_PEEK n key… (algorithm arg…)×n cost [now_us] (read-only)
+//!   RATELIMIT.TAKE_COUNTED, RATELIMIT.TAKE_MANY_COUNTED, RATELIMIT.COMPOUND_COUNTED
+//!                           the same, with one more key (the counters' base,
+//!                           in the same slot) after the keys, and three counting
+//!                           arguments (name, dry run, pending counts) before
+//!                           the algorithm: lua/metrics.lua, `ratelimit_core::metrics`
 //!
 //! `algorithm` is a name of lua/library.lua's ALGORITHMS and its arguments
 //! are that algorithm's (`ratelimit_core::Algorithm::parse`); `now_us`
@@ -18,6 +23,7 @@
 
 use ratelimit_core::answer::{batch_reply, hits_reply};
 use ratelimit_core::entries;
+use ratelimit_core::metrics::{self, Counting};
 use ratelimit_core::numbers::lua_tonumber;
 use ratelimit_core::{Algorithm, Refused};
 use redis_module::{Context, RedisError, RedisResult, RedisString, RedisValue};
@@ -161,4 +167,71 @@ pub fn compound_take(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 pub fn compound_peek(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| compound(ctx, &args, true))
+}
+
+/// A counted command's own parts: its decision keys, the counters' base key
+/// (the last key), the counting arguments, and the arguments after them.
+struct Counted<'c, 'a> {
+    keys: &'c [&'a [u8]],
+    base: &'a [u8],
+    counting: Counting<'a>,
+    rest: &'c [&'a [u8]],
+}
+
+fn counted<'c, 'a>(call: &'c Call<'a>) -> Result<Counted<'c, 'a>, RedisError> {
+    let (base, keys) = call.keys().split_last().ok_or(RedisError::WrongArity)?;
+    if keys.is_empty() {
+        return Err(RedisError::WrongArity);
+    }
+    let counting = Counting::parse(call.rest()).ok_or(RedisError::WrongArity)?;
+    Ok(Counted { keys, base, counting, rest: &call.rest()[metrics::NARGS..] })
+}
+
+pub fn take_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| take_counted_body(ctx, &args))
+}
+
+fn take_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
+    let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
+    let Counted { keys, base, counting, rest } = counted(&call)?;
+    let (algo, rest) = algorithm(rest)?;
+    let (cost, now) = cost_and_clock(rest)?;
+    let [key] = keys else { return Err(bad("take decides one key")) };
+    let answer = entries::take_counted(&mut Server::new(ctx, args, true), key, base, &counting, &algo, cost, now).map_err(refused)?;
+    let mut out = Vec::with_capacity(32);
+    answer.write_to(&mut out);
+    Ok(RedisValue::StringBuffer(out))
+}
+
+pub fn take_many_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| take_many_counted_body(ctx, &args))
+}
+
+fn take_many_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
+    let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
+    let Counted { keys, base, counting, rest } = counted(&call)?;
+    let (algo, rest) = algorithm(rest)?;
+    let (cost, now) = cost_and_clock(rest)?;
+    let answers = entries::take_many_counted(&mut Server::new(ctx, args, true), keys, base, &counting, &algo, cost, now);
+    Ok(RedisValue::StringBuffer(batch_reply(&answers)))
+}
+
+pub fn compound_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| compound_counted_body(ctx, &args))
+}
+
+fn compound_counted_body(ctx: &Context, args: &[RedisString]) -> RedisResult {
+    let Some(call) = keys(ctx, args)? else { return Ok(RedisValue::NoReply) };
+    let Counted { keys, base, counting, mut rest } = counted(&call)?;
+    let mut members = Vec::with_capacity(keys.len());
+    for key in keys {
+        let (algo, after) = algorithm(rest)?;
+        members.push((*key, algo));
+        rest = after;
+    }
+    let (cost, now) = cost_and_clock(rest)?;
+    let answer = entries::compound_counted(&mut Server::new(ctx, args, true), &members, base, &counting, cost, now).map_err(refused)?;
+    let mut out = Vec::with_capacity(40);
+    answer.write_to(&mut out);
+    Ok(RedisValue::StringBuffer(out))
 }

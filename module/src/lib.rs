@@ -33,5 +33,8 @@ redis_module! {
         ["ratelimit.hit_many", commands::hit_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound", commands::compound_take, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound_peek", commands::compound_peek, "readonly getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.take_counted", commands::take_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.take_many_counted", commands::take_many_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.compound_counted", commands::compound_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
     ],
 }

@@ -169,6 +169,14 @@ impl View for KeyView<'_, '_> {
         self.read(Kind::Hash, Vec::new(), Key::hash_pairs)
     }
 
+    /// HGET, through the key API where the server has the rest of it (as `hgetall`).
+    fn hget(&self, field: &[u8]) -> Read<Option<Vec<u8>>> {
+        if !keys::has_scan_key() {
+            return Ok(self.hgetall()?.into_iter().find(|(f, _)| f == field).map(|(_, v)| v));
+        }
+        self.read(Kind::Hash, None, |k| k.hash_get(field))
+    }
+
     /// ZCOUNT (edge +inf, as the set's size less the members at or below
     /// `edge`: those are the few that left the window since the last write,
     /// where a walk above `edge` would step over every counted member.

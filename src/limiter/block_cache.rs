@@ -127,7 +127,15 @@ mod tests {
     use super::*;
 
     fn denied(retry_ms: i64) -> Outcome {
-        Outcome { allowed: false, limit: 5, remaining: 0, retry_after_us: retry_ms * 1000, reset_after_us: 2 * retry_ms * 1000, delay_us: 0 }
+        Outcome {
+            allowed: false,
+            limit: 5,
+            remaining: 0,
+            retry_after_us: retry_ms * 1000,
+            reset_after_us: 2 * retry_ms * 1000,
+            delay_us: 0,
+            would_deny: false,
+        }
     }
 
     #[test]

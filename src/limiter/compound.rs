@@ -2,17 +2,22 @@
 //! all members' keys (`lua/entries.lua`) checks every member, then commits
 //! every member only when all accept. So a request denied by one limit takes
 //! nothing from the others, in one round trip, atomically.
+//!
+//! Its counters (`ratelimit.metrics`) are its own, under its members' key
+//! prefixes joined by `+`: a compound decision is one decision.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use ratelimit_core::entries::CompoundAnswer;
 use ratelimit_core::Algorithm;
 
 use super::backend::Backend;
-use super::instance::{CallOptions, Limiter};
+use super::conclude::Conclude;
+use super::instance::{counted_args, CallOptions, Limiter};
 use super::{Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::memory::{self, MemoryTarget};
+use crate::metrics::{self, Counters, Mode};
 use crate::redis::pool::Timeouts;
 use crate::redis::script;
 use crate::redis::scripts::Entry;
@@ -27,6 +32,9 @@ pub struct Compound {
     /// Every member's algorithm name and arguments, in RESP once for all calls.
     encoded_args: Vec<u8>,
     encoded_count: usize,
+    /// The members' key prefixes joined by `+`: what its counters are named.
+    name: Vec<u8>,
+    counters: OnceLock<Arc<Counters>>,
 }
 
 impl Compound {
@@ -54,7 +62,26 @@ impl Compound {
             encoded_args.extend_from_slice(args);
             encoded_count += count;
         }
-        Ok(Compound { members, encoded_args, encoded_count })
+        let name = members.iter().map(|m| m.prefix()).collect::<Vec<_>>().join(&b'+');
+        Ok(Compound { members, encoded_args, encoded_count, name, counters: OnceLock::new() })
+    }
+
+    /// What its counters are named: its members' key prefixes joined by `+`.
+    pub fn name(&self) -> &[u8] {
+        &self.name
+    }
+
+    fn conclude(&self, op: Op, opts: CallOptions) -> Conclude<'_> {
+        let counted = !op.is_peek() && opts.metrics != Mode::Off;
+        let counters = counted.then(|| &**self.counters.get_or_init(|| metrics::counters(&self.name)));
+        Conclude { dry_run: opts.dry_run, on_error: opts.on_error, limit: self.limit(), counters, metrics: opts.metrics }
+    }
+
+    /// The members' keys of one id, then the counters' base in their slot.
+    fn with_base(&self, keys: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        let mut all = keys.to_vec();
+        all.push(self.members[0].metrics_base(&keys[0]));
+        all
     }
 
     pub fn members(&self) -> &[Arc<Limiter>] {
@@ -92,26 +119,46 @@ impl Compound {
         self.members[answer.member].policy().outcome(&memory::reply(&answer.answer))
     }
 
-    /// One all-or-nothing decision on a memory store.
-    fn on_memory(&self, store: &MemoryTarget, keys: &[Vec<u8>], op: Op, now_us: Option<i64>) -> Result<Outcome> {
+    /// One all-or-nothing decision on a memory store; `counting`: counted
+    /// (`ratelimit.metrics = redis`) with these counting arguments.
+    fn on_memory(&self, store: &MemoryTarget, keys: &[Vec<u8>], op: Op, now_us: Option<i64>, counting: Option<&[Vec<u8>; 3]>) -> Result<Outcome> {
         let members: Vec<(&[u8], Algorithm)> = keys.iter().zip(&self.members).map(|(k, m)| (k.as_slice(), *m.algorithm())).collect();
-        store.compound(&members, op.cost(), op.is_peek(), now_us).and_then(|a| self.memory_outcome(a))
+        match counting {
+            Some(args) => store.compound_counted(&members, &self.members[0].metrics_base(&keys[0]), args, op.cost(), now_us),
+            None => store.compound(&members, op.cost(), op.is_peek(), now_us),
+        }
+        .and_then(|a| self.memory_outcome(a))
     }
 
     /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).
     pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         self.check_cost(op.cost())?;
         let keys = self.keys(id)?;
-        let slot = match self.backend() {
-            Backend::Memory(store) => return Outcome::settle(self.on_memory(store, &keys, op, now_us), opts.on_error, self.limit()),
-            Backend::Redis(slot) => slot,
+        let conclude = self.conclude(op, opts);
+        // `ratelimit.metrics = redis`: counted in the same call, with what is pending.
+        let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
+        let taken = counted.map(Counters::take_unsent);
+        let decided = match self.backend() {
+            Backend::Memory(store) => {
+                let args = taken.map(|t| metrics::counting_args(&self.name, opts.dry_run, t));
+                self.on_memory(store, &keys, op, now_us, args.as_ref())
+            }
+            Backend::Redis(slot) => {
+                let (extra, n) = Policy::call_args(op, now_us);
+                let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
+                let counting =
+                    taken.map(|t| (self.with_base(&keys), counted_args(&self.name, opts.dry_run, t, &self.encoded_args, self.encoded_count)));
+                slot.run(opts.timeouts, |conn| match &counting {
+                    Some((all, (args, count))) => script::decide(conn, Entry::CompoundCounted, all, args, *count, &extra[..n], opts.server_module),
+                    None => script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module),
+                })
+                .and_then(|reply| self.outcome(reply.as_slice()))
+            }
         };
-        let (extra, n) = Policy::call_args(op, now_us);
-        let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
-        let decided = slot
-            .run(opts.timeouts, |conn| script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module))
-            .and_then(|reply| self.outcome(reply.as_slice()));
-        Outcome::settle(decided, opts.on_error, self.limit())
+        if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
+            c.give_back(t);
+        }
+        conclude.one(decided, false)
     }
 
     pub fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
@@ -126,19 +173,28 @@ impl Compound {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
+        let conclude = self.conclude(Op::Consume(cost), opts);
+        // Counted, each call its own decision; what is pending waits for a
+        // single consume (one of several calls could not carry it alone).
+        let counting = conclude.counters.filter(|_| opts.metrics == Mode::Redis).map(|_| metrics::counting_args(&self.name, opts.dry_run, [0; 5]));
         let slot = match self.backend() {
             Backend::Memory(store) => {
-                let each = keys.iter().map(|k| self.on_memory(store, k, Op::Consume(cost), None)).collect();
-                return Outcome::settle_batch(Ok(each), keys.len(), opts.on_error, self.limit());
+                let each = keys.iter().map(|k| self.on_memory(store, k, Op::Consume(cost), None, counting.as_ref())).collect();
+                return conclude.batch(Ok(each), keys.len());
             }
             Backend::Redis(slot) => slot,
         };
         let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let decided = slot.run_many(opts.timeouts, |conn| {
-            script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module)
+        let decided = slot.run_many(opts.timeouts, |conn| match &counting {
+            Some(_) => {
+                let (args, count) = counted_args(&self.name, opts.dry_run, [0; 5], &self.encoded_args, self.encoded_count);
+                let calls: Vec<Vec<Vec<u8>>> = keys.iter().map(|k| self.with_base(k)).collect();
+                script::decide_each(conn, Entry::CompoundCounted, &calls, &args, count, &extra[..n], opts.server_module)
+            }
+            None => script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module),
         });
         let decided = decided.map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
-        Outcome::settle_batch(decided, keys.len(), opts.on_error, self.limit())
+        conclude.batch(decided, keys.len())
     }
 
     /// Deletes every member's key of `id`, in one command (on a cluster, sent

@@ -1,20 +1,24 @@
 //! A limiter bound to its target: a policy, where it decides (`Backend`: a
 //! Redis target's pool slot, or a `memory://` store) and its full key prefix.
-//! Builds the key, runs the policy there, applies the `on_error` policy it is
-//! handed. No Zval and no ini setting here: the PHP
-//! layer passes the prefix, timeouts and `on_error` in.
+//! Builds the key, runs the policy there, and concludes the answer
+//! (`conclude`: dry run, the `on_error` policy, the counters of
+//! `ratelimit.metrics`). No Zval and no ini setting here: the PHP
+//! layer passes the prefix, timeouts, `on_error`, dry run and metrics in.
 
 use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use ratelimit_core::Algorithm;
 
 use super::backend::Backend;
 use super::block_cache::with_cache;
+use super::conclude::Conclude;
 use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::memory;
+use crate::metrics::{self, layout, Counters, Mode};
 use crate::redis::pool::Timeouts;
 use crate::redis::scripts::Entry;
 use crate::redis::{counter, resp, script};
@@ -36,6 +40,19 @@ pub struct CallOptions {
     /// `ratelimit.server_module = auto`: the server module's commands decide
     /// where the server has them.
     pub server_module: bool,
+    /// `ratelimit.dry_run`, or the limiter's own `withDryRun()`.
+    pub dry_run: bool,
+    /// `ratelimit.metrics`.
+    pub metrics: Mode,
+}
+
+/// A counted call's arguments (`ratelimit.metrics = redis`): the counting
+/// ones (`metrics::counting_args`), then the entry's `args` (`arg_count` of
+/// them, already in RESP); and how many they are.
+pub fn counted_args(name: &[u8], dry_run: bool, pending: [u64; 5], args: &[u8], arg_count: usize) -> (Vec<u8>, usize) {
+    let mut out = resp::encode_all(&metrics::counting_args(name, dry_run, pending));
+    out.extend_from_slice(args);
+    (out, ratelimit_core::metrics::NARGS + arg_count)
 }
 
 pub struct Limiter {
@@ -54,6 +71,12 @@ pub struct Limiter {
     /// keys of one id under different prefixes (a compound limiter's
     /// members) share a slot; used alone or in a compound, a limiter keeps one layout.
     hash_tag: bool,
+    /// `ratelimit.key_prefix` at construction (the counters' base key starts with it).
+    global_prefix: Vec<u8>,
+    /// This limiter's counters (`ratelimit.metrics`), found on its first counted call.
+    counters: OnceLock<Arc<Counters>>,
+    /// On a cluster, the counters' base key of every slot (`ratelimit.metrics = redis`).
+    metrics_bases: OnceLock<Arc<layout::Bases>>,
 }
 
 impl Limiter {
@@ -71,7 +94,46 @@ impl Limiter {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (policy.script, &policy.args).hash(&mut hasher);
         let hash_tag = backend.is_cluster();
-        Ok(Limiter { policy, encoded_args, arg_count, algorithm, backend, prefix, fingerprint: hasher.finish(), hash_tag })
+        Ok(Limiter {
+            policy,
+            encoded_args,
+            arg_count,
+            algorithm,
+            backend,
+            prefix,
+            fingerprint: hasher.finish(),
+            hash_tag,
+            global_prefix: global_prefix.to_vec(),
+            counters: OnceLock::new(),
+            metrics_bases: OnceLock::new(),
+        })
+    }
+
+    /// The counters of this limiter's key prefix in this process.
+    pub fn counters(&self) -> &Counters {
+        self.counters.get_or_init(|| metrics::counters(&self.prefix))
+    }
+
+    /// Where `ratelimit.metrics = redis` counts a decision on `key`: in its
+    /// slot on a cluster (`metrics::layout`).
+    pub fn metrics_base(&self, key: &[u8]) -> Vec<u8> {
+        if self.hash_tag {
+            self.metrics_bases.get_or_init(|| layout::bases(&self.global_prefix)).for_key(key)
+        } else {
+            layout::single_base(&self.global_prefix)
+        }
+    }
+
+    /// How a call's answers are concluded: counted when it consumes and metrics are on.
+    fn conclude(&self, op: Op, opts: CallOptions) -> Conclude<'_> {
+        let counted = !op.is_peek() && opts.metrics != Mode::Off;
+        Conclude {
+            dry_run: opts.dry_run,
+            on_error: opts.on_error,
+            limit: self.limit(),
+            counters: counted.then(|| self.counters()),
+            metrics: opts.metrics,
+        }
     }
 
     pub fn limit(&self) -> i64 {
@@ -148,40 +210,67 @@ impl Limiter {
     pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         self.policy.check_cost(op.cost())?;
         let key = self.key(id)?;
+        let conclude = self.conclude(op, opts);
+        // `ratelimit.metrics = redis`: the call counts its decision itself,
+        // and carries what this process counted without a round trip.
+        let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
         let slot = match &self.backend {
             Backend::Memory(store) => {
-                let decided = store.decide(&key, &self.algorithm, op.cost(), op.is_peek(), now_us);
-                return Outcome::settle(decided.and_then(|a| self.policy.outcome(&memory::reply(&a))), opts.on_error, self.limit());
+                let decided = match counted {
+                    Some(c) => {
+                        let taken = c.take_unsent();
+                        let args = metrics::counting_args(&self.prefix, opts.dry_run, taken);
+                        let decided = store.take_counted(&key, &self.metrics_base(&key), &args, &self.algorithm, op.cost(), now_us);
+                        if decided.is_err() {
+                            c.give_back(taken);
+                        }
+                        decided
+                    }
+                    None => store.decide(&key, &self.algorithm, op.cost(), op.is_peek(), now_us),
+                };
+                return conclude.one(decided.and_then(|a| self.policy.outcome(&memory::reply(&a))), false);
             }
             Backend::Redis(slot) => slot,
         };
         let cached = opts.block_cache > 0 && now_us.is_none();
         if cached {
             if let Some(o) = with_cache(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
-                return Ok(o);
+                return conclude.one(Ok(o), true);
             }
         }
         // A fixed window's cost-1 consume is three plain commands on every
         // path (the module's command would be no faster, and counts the
         // same), except on a Redis Cluster (`counter`: a pipeline cannot be
         // redirected command by command there), where it is the library's
-        // or the module's one call, as for any other cost.
-        let counter = match (self.policy.counter_window_ms, op, now_us) {
-            (Some(window_ms), Op::Consume(1), None) => Some(window_ms),
+        // or the module's one call, as for any other cost; and unless the
+        // decision must count itself (a pipeline cannot count what it does
+        // not know the answer of yet).
+        let counter = match (self.policy.counter_window_ms, op, now_us, counted) {
+            (Some(window_ms), Op::Consume(1), None, None) => Some(window_ms),
             _ => None,
         };
         let (extra, n) = Policy::call_args(op, now_us);
         let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
+        let taken = counted.map(Counters::take_unsent);
+        let counting = taken.map(|t| (self.metrics_base(&key), counted_args(&self.prefix, opts.dry_run, t, &self.encoded_args, self.arg_count)));
         let decided = slot
-            .run(opts.timeouts, |conn| match counter {
-                Some(window_ms) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
-                _ => script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints),
+            .run(opts.timeouts, |conn| match (&counting, counter) {
+                (Some((base, (args, count))), _) => {
+                    script::decide(conn, Entry::TakeCounted, &[&key, base], args, *count, &extra[..n], opts.server_module).map(Reply::Ints)
+                }
+                (None, Some(window_ms)) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
+                (None, _) => {
+                    script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints)
+                }
             })
             .and_then(|reply| self.outcome(reply));
+        if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
+            c.give_back(t);
+        }
         if let (true, Ok(o)) = (cached, &decided) {
             self.remember(&key, op.cost(), o, opts);
         }
-        Outcome::settle(decided, opts.on_error, self.limit())
+        conclude.one(decided, false)
     }
 
     /// A reply of either path as an outcome.
@@ -216,42 +305,69 @@ impl Limiter {
         let opts = if now_us.is_some() { CallOptions { block_cache: 0, ..opts } } else { opts };
         let keys =
             ids.iter().enumerate().map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:")))).collect::<Result<Vec<_>>>()?;
-        let limit = self.limit();
+        let conclude = self.conclude(Op::Consume(cost), opts);
+        let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
         let slot = match &self.backend {
             Backend::Memory(store) => {
                 let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-                let each = store
-                    .take_many(&keys, &self.algorithm, cost, now_us)
-                    .into_iter()
-                    .map(|r| r.and_then(|a| self.policy.outcome(&memory::reply(&a))));
-                return Outcome::settle_batch(Ok(each.collect()), keys.len(), opts.on_error, limit);
+                let each = match counted {
+                    Some(c) => {
+                        let taken = c.take_unsent();
+                        let args = metrics::counting_args(&self.prefix, opts.dry_run, taken);
+                        let base = self.metrics_base(keys.first().copied().unwrap_or_default());
+                        store.take_many_counted(&keys, &base, &args, &self.algorithm, cost, now_us)
+                    }
+                    None => store.take_many(&keys, &self.algorithm, cost, now_us),
+                };
+                let each = each.into_iter().map(|r| r.and_then(|a| self.policy.outcome(&memory::reply(&a))));
+                return conclude.batch(Ok(each.collect()), keys.len());
             }
             Backend::Redis(slot) => slot,
         };
         // Ids the block cache answers need no round trip; the others go in
         // order (a cached answer changes nothing in Redis).
-        let mut answers: Vec<Option<Result<Outcome>>> = keys
+        let cached: Vec<Option<Outcome>> = keys
             .iter()
-            .map(|key| (opts.block_cache > 0).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten().map(Ok))
+            .map(|key| (opts.block_cache > 0).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten())
             .collect();
+        let mut answers: Vec<Option<Result<Outcome>>> = cached.into_iter().map(|o| o.map(|o| conclude.one(Ok(o), true))).collect();
         let keys: Vec<&Vec<u8>> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k).collect();
         if keys.is_empty() {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
-        let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none());
+        let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none() && counted.is_none());
         let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
+        // Counted: on a single server one call counts every decision and
+        // carries what is pending; on a cluster each id's call counts its own
+        // in its slot, and what is pending waits for a single consume.
+        let cluster = slot.is_cluster();
+        let taken = counted.filter(|_| !cluster).map(Counters::take_unsent);
+        let counting = counted.map(|_| counted_args(&self.prefix, opts.dry_run, taken.unwrap_or_default(), &self.encoded_args, self.arg_count));
         let decided: Result<Vec<Result<Outcome>>> = slot
-            .run_many(opts.timeouts, |conn| match counter {
-                Some(window_ms) => {
+            .run_many(opts.timeouts, |conn| match (&counting, counter) {
+                (Some((args, count)), _) if cluster => {
+                    let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
+                    let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [k.as_slice(), b.as_slice()]).collect();
+                    script::decide_each(conn, Entry::TakeCounted, &calls, args, *count, &extra[..n], opts.server_module)
+                        .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect())
+                }
+                (Some((args, count)), _) => {
+                    script::decide_many_counted(conn, &keys, &self.metrics_base(keys[0]), args, *count, &extra[..n], opts.server_module)
+                        .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect())
+                }
+                (None, Some(window_ms)) => {
                     counter::hit_many(conn, &keys, window_ms, opts.server_module).map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect())
                 }
-                None => script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n], opts.server_module)
+                (None, None) => script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n], opts.server_module)
                     .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect()),
             })
             .map(|all| all.into_iter().map(|r| r.and_then(|reply| self.outcome(reply))).collect());
+        if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
+            c.give_back(t);
+        }
         // Only Redis's own denials are remembered, not answers of `on_error`.
         let decided = decided.map(|each| each.into_iter().zip(&keys).map(|(r, key)| r.inspect(|o| self.remember(key, cost, o, opts))).collect());
-        let mut fresh = Outcome::settle_batch(decided, keys.len(), opts.on_error, limit)?.into_iter().map(Ok);
+        let mut fresh = conclude.batch(decided, keys.len())?.into_iter().map(Ok);
         for a in answers.iter_mut().filter(|a| a.is_none()) {
             *a = fresh.next();
         }

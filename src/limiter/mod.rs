@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod block_cache;
 pub mod compound;
+pub mod conclude;
 pub mod fixed_window;
 pub mod gcra;
 pub mod instance;

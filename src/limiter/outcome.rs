@@ -15,6 +15,9 @@ pub struct Outcome {
     pub reset_after_us: i64,
     /// Leaky bucket: until this accepted request leaks out; else 0.
     pub delay_us: i64,
+    /// Dry run: enforcing would have denied this request, which `allowed`
+    /// accepts (the other fields are the real decision's). False otherwise.
+    pub would_deny: bool,
 }
 
 fn seconds(us: i64) -> f64 {
@@ -40,6 +43,7 @@ impl Outcome {
             retry_after_us: retry_us.max(0),
             reset_after_us: reset_us.max(0),
             delay_us: delay_us.max(0),
+            would_deny: false,
         })
     }
 
@@ -55,37 +59,18 @@ impl Outcome {
             retry_after_us: if allowed { 0 } else { left_us.max(1) },
             reset_after_us: left_us,
             delay_us: 0,
+            would_deny: false,
         }
     }
 
     /// The answer `ratelimit.on_error` gives when Redis failed: `None` means throw.
     /// allow: as if nothing was used yet; deny: as if the policy were exhausted.
     pub fn on_error(policy: OnError, limit: i64) -> Option<Outcome> {
-        let nothing = Outcome { allowed: true, limit, remaining: limit, retry_after_us: 0, reset_after_us: 0, delay_us: 0 };
+        let nothing = Outcome { allowed: true, limit, remaining: limit, retry_after_us: 0, reset_after_us: 0, delay_us: 0, would_deny: false };
         match policy {
             OnError::Throw => None,
             OnError::Allow => Some(nothing),
             OnError::Deny => Some(Outcome { allowed: false, remaining: 0, retry_after_us: 1_000_000, reset_after_us: 1_000_000, ..nothing }),
-        }
-    }
-
-    /// A decision, or for a Redis failure the answer `on_error` gives (the
-    /// failure itself when it says throw). Other errors pass through.
-    pub fn settle(decided: Result<Outcome>, policy: OnError, limit: i64) -> Result<Outcome> {
-        match decided {
-            Err(Error::Redis(cause)) => Outcome::on_error(policy, limit).ok_or(Error::Redis(cause)),
-            other => other,
-        }
-    }
-
-    /// `settle` for a batch of `n` calls: each call's own failure is settled
-    /// alone; a failed round trip is settled for every call. With throw, the
-    /// first failure is the batch's error.
-    pub fn settle_batch(decided: Result<Vec<Result<Outcome>>>, n: usize, policy: OnError, limit: i64) -> Result<Vec<Outcome>> {
-        match decided {
-            Ok(each) => each.into_iter().map(|r| Outcome::settle(r, policy, limit)).collect(),
-            Err(Error::Redis(cause)) => (0..n).map(|_| Outcome::settle(Err(Error::Redis(cause.clone())), policy, limit)).collect(),
-            Err(e) => Err(e),
         }
     }
 
@@ -133,7 +118,10 @@ mod tests {
     #[test]
     fn reply_keeps_microseconds_and_shows_seconds() {
         let o = Outcome::from_reply(10, &[7, 2_500_000, 0, 125_000]).unwrap();
-        assert_eq!(o, Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000 });
+        assert_eq!(
+            o,
+            Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000, would_deny: false }
+        );
         assert_eq!((o.retry_after(), o.reset_after(), o.delay()), (0.0, 2.5, 0.125));
         let o = Outcome::from_reply(10, &[0, 60_000_000, 1_000]).unwrap();
         assert_eq!((o.allowed, o.retry_after(), o.reset_after(), o.delay()), (false, 0.001, 60.0, 0.0));
@@ -154,7 +142,7 @@ mod tests {
     fn counter_hits() {
         assert_eq!(
             Outcome::from_count(3, 1, 60_000),
-            Outcome { allowed: true, limit: 3, remaining: 2, retry_after_us: 0, reset_after_us: 60_000_000, delay_us: 0 }
+            Outcome { allowed: true, limit: 3, remaining: 2, retry_after_us: 0, reset_after_us: 60_000_000, delay_us: 0, would_deny: false }
         );
         assert_eq!(Outcome::from_count(3, 3, 10).remaining, 0);
         let denied = Outcome::from_count(3, 9, 0);
@@ -168,20 +156,6 @@ mod tests {
         assert_eq!((allow.allowed, allow.remaining, allow.retry_after()), (true, 5, 0.0));
         let deny = Outcome::on_error(OnError::Deny, 5).unwrap();
         assert_eq!((deny.allowed, deny.remaining, deny.retry_after(), deny.reset_after()), (false, 0, 1.0, 1.0));
-    }
-
-    #[test]
-    fn failures_are_settled_by_the_policy() {
-        let ok = Outcome::on_error(OnError::Allow, 5).unwrap();
-        let down = || Err(Error::Redis("down".into()));
-        assert_eq!(Outcome::settle(Ok(ok), OnError::Throw, 5), Ok(ok));
-        assert_eq!(Outcome::settle(down(), OnError::Throw, 5), down());
-        assert!(!Outcome::settle(down(), OnError::Deny, 5).unwrap().allowed);
-        let bad = Err(Error::value("cost", "must be"));
-        assert_eq!(Outcome::settle(bad.clone(), OnError::Allow, 5), bad);
-        assert_eq!(Outcome::settle_batch(Ok(vec![Ok(ok), down()]), 2, OnError::Allow, 5).unwrap().len(), 2);
-        assert_eq!(Outcome::settle_batch(Ok(vec![Ok(ok), down()]), 2, OnError::Throw, 5), Err(Error::Redis("down".into())));
-        assert_eq!(Outcome::settle_batch(Err(Error::Redis("down".into())), 3, OnError::Deny, 5).unwrap().len(), 3);
     }
 
     #[test]

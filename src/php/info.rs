@@ -1,7 +1,7 @@
 //! `php --ri ratelimit` / phpinfo(): a support line and the version, the ini
 //! table the way every PHP extension shows it (Directive / Local Value /
-//! Master Value, from the engine's `display_ini_entries()`), and the
-//! connection pool of this process.
+//! Master Value, from the engine's `display_ini_entries()`), the
+//! connection pool, the block cache and the decision metrics' totals of this process.
 
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
@@ -51,6 +51,18 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_row!("enabled", if settings::block_cache() > 0 { "yes" } else { "no" });
         info_table_row!("entries", entries.to_string());
         info_table_row!("hits", hits.to_string());
+        info_table_end!();
+
+        let counted = crate::metrics::local();
+        let totals = crate::metrics::totals(&counted);
+        info_table_start!();
+        info_table_header!("Decision metrics (this process)", "Total");
+        info_table_row!("mode", settings::metrics().name());
+        info_table_row!("dry run (ratelimit.dry_run)", if settings::dry_run() { "on" } else { "off" });
+        info_table_row!("limiters", counted.len().to_string());
+        for (outcome, n) in crate::metrics::OUTCOMES.iter().zip(totals) {
+            info_table_row!(*outcome, n.to_string());
+        }
         info_table_end!();
     });
 }

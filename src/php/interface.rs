@@ -103,6 +103,16 @@ macro_rules! rate_limiter_impl {
                 $crate::php::remaining::after_call(self_, |c| c.state.reset(id))
             }
 
+            /// A copy of this limiter in dry run (`$on`: it decides, writes and
+            /// counts as enforcing would, and never denies: a denial is answered
+            /// as accepted with `wouldDeny`), or enforcing (`!$on`), whatever
+            /// `ratelimit.dry_run` says. This limiter is unchanged.
+            #[php(optional = on)]
+            pub fn with_dry_run(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, on: Option<&::ext_php_rs::types::Zval>) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<$class>>> {
+                let on = $crate::php::dry_run::on(stringify!($class), on)?;
+                Ok($crate::php::dry_run::copy(self_, |c| $class { state: $crate::php::dry_run::state(&c.state, on), policy: c.policy.clone() }))
+            }
+
             /// Protected and final, so `ReflectionClass::isCloneable()` is false
             /// and `clone` fails, for the class and any subclass: a limiter holds
             /// a bound connection slot and has nothing worth copying.

@@ -41,6 +41,7 @@ const CONNECTION: u32 = MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUB
 /// those of parameters #2 onwards.
 pub fn finish<T: Limiter>(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
     remaining::declare(ce)?;
+    super::dry_run::declare(ce)?;
     debug_info::install::<T>();
     zend_api::set_parameter_type(ce, "__construct", 0, "connection", CONNECTION_CLASSES, CONNECTION, None)?;
     for (i, Param(name, mask, default)) in params.iter().enumerate() {

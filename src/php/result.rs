@@ -1,4 +1,4 @@
-//! `RateLimitResult`: one decision as PHP sees it, a final class with six
+//! `RateLimitResult`: one decision as PHP sees it, a final class with seven
 //! `public readonly` typed properties that PHP itself enforces.
 //!
 //! ext-php-rs cannot declare typed or readonly properties, so the class entry
@@ -39,13 +39,14 @@ use crate::php::headers::{header_fields, HeaderValue};
 pub const CLASS: &str = "RateLimitResult";
 
 /// The properties, in declaration order, with their types.
-const PROPERTIES: [(&str, u32); 6] = [
+const PROPERTIES: [(&str, u32); 7] = [
     ("allowed", MAY_BE_BOOL),
     ("limit", MAY_BE_LONG),
     ("remaining", MAY_BE_LONG),
     ("retryAfter", MAY_BE_DOUBLE),
     ("resetAfter", MAY_BE_DOUBLE),
     ("delay", MAY_BE_DOUBLE),
+    ("wouldDeny", MAY_BE_BOOL),
 ];
 
 /// A decision on its way to PHP: becomes a `RateLimitResult` object with its
@@ -71,13 +72,13 @@ impl IntoZval for RateLimitResult {
     }
 }
 
-/// Where the six properties live in a RateLimitResult, in PROPERTIES order,
+/// Where the seven properties live in a RateLimitResult, in PROPERTIES order,
 /// found once per process: the class is final, so every object has its
 /// layout, and looking each name up again cost six hash lookups per result
 /// (a consumeMany of 1,000 ids makes 1,000 results).
-static OFFSETS: OnceLock<[u32; 6]> = OnceLock::new();
+static OFFSETS: OnceLock<[u32; 7]> = OnceLock::new();
 
-/// Writes the six properties of a new object.
+/// Writes the seven properties of a new object.
 fn fill(object: &mut ZendObject, o: &Outcome) {
     let at = OFFSETS.get_or_init(|| {
         PROPERTIES.map(|(name, _)| zend_api::property_offset(object.ce, name).expect("RateLimitResult declares its properties at MINIT"))
@@ -90,6 +91,7 @@ fn fill(object: &mut ZendObject, o: &Outcome) {
         zend_api::write_slot(object, at[3], |z| z.set_double(o.retry_after()));
         zend_api::write_slot(object, at[4], |z| z.set_double(o.reset_after()));
         zend_api::write_slot(object, at[5], |z| z.set_double(o.delay()));
+        zend_api::write_slot(object, at[6], |z| z.set_bool(o.would_deny));
     }
 }
 
@@ -102,26 +104,7 @@ pub struct RateLimitResultObject {
 }
 
 /// The constructor's parameters, in order.
-const PARAMS: [&str; 6] = ["allowed", "limit", "remaining", "retryAfter", "resetAfter", "delay"];
-
-/// A bool parameter read the way PHP's coercive mode reads one: scalars by
-/// their truth value, anything else is a TypeError.
-fn truth(param: &str, z: &Zval) -> Result<bool> {
-    let z = z.dereference();
-    if let Some(b) = z.bool() {
-        return Ok(b);
-    }
-    if let Some(n) = z.long() {
-        return Ok(n != 0);
-    }
-    if let Some(f) = z.double() {
-        return Ok(f != 0.0);
-    }
-    if let Some(s) = z.zend_str() {
-        return Ok(!(s.as_bytes().is_empty() || s.as_bytes() == b"0"));
-    }
-    Err(Error::type_error(param, format!("must be of type bool, {} given", values::type_name(z))))
-}
+const PARAMS: [&str; 7] = ["allowed", "limit", "remaining", "retryAfter", "resetAfter", "delay", "wouldDeny"];
 
 /// Seconds: a finite float >= 0 (0.0 when the argument is omitted), kept in
 /// whole microseconds as every decision is.
@@ -141,10 +124,29 @@ fn seconds(param: &str, z: Option<&Zval>) -> Result<f64> {
     Ok(s)
 }
 
+/// The numbers of `new RateLimitResult(...)` after `$allowed`, as given.
+struct Given<'a> {
+    limit: &'a Zval,
+    remaining: &'a Zval,
+    retry: Option<&'a Zval>,
+    reset: Option<&'a Zval>,
+    delay: Option<&'a Zval>,
+    would_deny: Option<&'a Zval>,
+}
+
 /// What `new RateLimitResult(...)` checks: `$limit` >= 1, `0 <= $remaining <= $limit`,
-/// times finite and >= 0. Types are read as PHP's coercive mode reads them.
-fn outcome_of(allowed: &Zval, limit: &Zval, remaining: &Zval, retry: Option<&Zval>, reset: Option<&Zval>, delay: Option<&Zval>) -> Result<Outcome> {
-    let allowed = truth("allowed", allowed)?;
+/// times finite and >= 0, `$wouldDeny` only with `$allowed` (a dry run's
+/// answer). Types are read as PHP's coercive mode reads them.
+fn outcome_of(allowed: &Zval, given: Given) -> Result<Outcome> {
+    let Given { limit, remaining, retry, reset, delay, would_deny } = given;
+    let allowed = values::boolean("allowed", allowed)?;
+    let would_deny = match would_deny {
+        Some(z) => values::boolean("wouldDeny", z)?,
+        None => false,
+    };
+    if would_deny && !allowed {
+        return Err(Error::value("wouldDeny", "must be false when $allowed is false (only a dry run's accepted request would have been denied)"));
+    }
     let limit = values::int("limit", limit)?;
     if limit < 1 {
         return Err(Error::value("limit", "must be greater than or equal to 1"));
@@ -160,6 +162,7 @@ fn outcome_of(allowed: &Zval, limit: &Zval, remaining: &Zval, retry: Option<&Zva
         retry_after_us: micros("retryAfter", retry)?,
         reset_after_us: micros("resetAfter", reset)?,
         delay_us: micros("delay", delay)?,
+        would_deny,
     })
 }
 
@@ -174,9 +177,10 @@ impl RateLimitResultObject {
         retryAfter: Option<&Zval>,
         resetAfter: Option<&Zval>,
         delay: Option<&Zval>,
+        wouldDeny: Option<&Zval>,
     ) -> PhpResult<Self> {
-        let outcome = outcome_of(allowed, limit, remaining, retryAfter, resetAfter, delay)
-            .map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &PARAMS))?;
+        let given = Given { limit, remaining, retry: retryAfter, reset: resetAfter, delay, would_deny: wouldDeny };
+        let outcome = outcome_of(allowed, given).map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &PARAMS))?;
         let this = zend_api::this_object(RateLimitResultObject::get_metadata().ce())
             .ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
         // `$result->__construct(...)` again: PHP's answer to a second write.
@@ -207,8 +211,8 @@ impl RateLimitResultObject {
 }
 
 impl Finish for RateLimitResultObject {
-    /// The six readonly properties, and the constructor's parameter types:
-    /// `bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, ...`.
+    /// The seven readonly properties, and the constructor's parameter types:
+    /// `bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, ..., bool $wouldDeny = false`.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
         for (name, mask) in PROPERTIES {
             zend_api::declare_readonly(ce, name, mask)?;
@@ -220,6 +224,7 @@ impl Finish for RateLimitResultObject {
             (MAY_BE_DOUBLE, Some(c"0.0")),
             (MAY_BE_DOUBLE, Some(c"0.0")),
             (MAY_BE_DOUBLE, Some(c"0.0")),
+            (MAY_BE_BOOL, Some(c"false")),
         ];
         for (i, (name, (mask, default))) in PARAMS.iter().zip(types).enumerate() {
             zend_api::set_parameter(ce, "__construct", i, name, mask, default)?;

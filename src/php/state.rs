@@ -3,7 +3,7 @@
 //! for, and the `$remaining` of its last call. The classes in `classes` only
 //! forward here, so all of them share one implementation of the interface.
 //! This is where ini settings are read for a call (timeouts, `on_error`, the
-//! block cache) and handed down.
+//! block cache, dry run, metrics) and handed down.
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -25,10 +25,11 @@ use crate::limiter::{Op, Outcome, Policy};
 use crate::redis::pool::Timeouts;
 use crate::settings;
 
-/// What decides for a limiter object.
+/// What decides for a limiter object (shared by its `withDryRun()` copies).
+#[derive(Clone)]
 pub enum Decider {
     One(std::sync::Arc<Limiter>),
-    Many(Compound),
+    Many(std::sync::Arc<Compound>),
 }
 
 impl Decider {
@@ -52,11 +53,14 @@ impl Decider {
     }
 }
 
+#[derive(Clone)]
 pub struct LimiterState {
     class: &'static str,
     decider: Decider,
     timeouts: TimeoutOverrides,
     remaining: Option<i64>,
+    /// `withDryRun()`'s choice; `None`: `ratelimit.dry_run` decides, call by call.
+    dry_run: Option<bool>,
 }
 
 impl LimiterState {
@@ -70,7 +74,7 @@ impl LimiterState {
             let key_prefix = args.bytes("keyPrefix")?;
             let (backend, timeouts) = connection::resolve(args.connection())?;
             let limiter = Limiter::new(policy, backend, &settings::key_prefix(), &key_prefix)?;
-            Ok(LimiterState { class: sig.class, decider: Decider::One(std::sync::Arc::new(limiter)), timeouts, remaining: None })
+            Ok(LimiterState { class: sig.class, decider: Decider::One(std::sync::Arc::new(limiter)), timeouts, remaining: None, dry_run: None })
         };
         make().map_err(|e| args.explain(e))
     }
@@ -86,7 +90,13 @@ impl LimiterState {
             })
             .collect::<Result<Vec<_>>>()?;
         let timeouts = members.first().map(|m| m.timeouts).unwrap_or_default();
-        Ok(LimiterState { class, decider: Decider::Many(Compound::new(limiters)?), timeouts, remaining: None })
+        Ok(LimiterState { class, decider: Decider::Many(std::sync::Arc::new(Compound::new(limiters)?)), timeouts, remaining: None, dry_run: None })
+    }
+
+    /// `withDryRun($on)`: the same limiter (same target, keys, policy,
+    /// `$remaining`), in dry run or not whatever `ratelimit.dry_run` says.
+    pub fn with_dry_run(&self, on: bool) -> Self {
+        LimiterState { dry_run: Some(on), ..self.clone() }
     }
 
     fn timeouts(&self) -> Timeouts {
@@ -103,6 +113,8 @@ impl LimiterState {
             on_error: settings::on_error(),
             block_cache: settings::block_cache(),
             server_module: settings::server_module(),
+            dry_run: self.dry_run.unwrap_or_else(settings::dry_run),
+            metrics: settings::metrics(),
         }
     }
 

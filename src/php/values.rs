@@ -10,7 +10,7 @@ use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
-use crate::error::{Invalid, Result};
+use crate::error::{Error, Invalid, Result};
 
 /// PHP's name for the type of a value, as in "string given".
 pub fn type_name(z: &Zval) -> String {
@@ -73,6 +73,25 @@ fn bytes_value(z: &Zval) -> std::result::Result<Cow<'_, [u8]>, Invalid> {
         return s.map(Cow::Owned);
     }
     Err(wrong_type("string", z))
+}
+
+/// A bool parameter read the way PHP's coercive mode reads one: scalars by
+/// their truth value, anything else is a TypeError.
+pub fn boolean(param: &str, z: &Zval) -> Result<bool> {
+    let z = z.dereference();
+    if let Some(b) = z.bool() {
+        return Ok(b);
+    }
+    if let Some(n) = z.long() {
+        return Ok(n != 0);
+    }
+    if let Some(f) = z.double() {
+        return Ok(f != 0.0);
+    }
+    if let Some(s) = z.zend_str() {
+        return Ok(!(s.as_bytes().is_empty() || s.as_bytes() == b"0"));
+    }
+    Err(Error::type_error(param, format!("must be of type bool, {} given", type_name(z))))
 }
 
 pub fn int(param: &str, z: &Zval) -> Result<i64> {

@@ -28,6 +28,8 @@ pub const MAY_BE_LONG: u32 = 1 << 4;
 pub const MAY_BE_DOUBLE: u32 = 1 << 5;
 pub const MAY_BE_STRING: u32 = 1 << 6;
 pub const MAY_BE_ARRAY: u32 = 1 << 7;
+/// `static` (Zend/zend_types.h `IS_STATIC` = 15), for return types only.
+const MAY_BE_STATIC: u32 = 1 << 15;
 /// Zend/zend_types.h `_ZEND_TYPE_MASK`: the bits of a `zend_type` that describe
 /// the type; the bits above are argument flags (by-reference, variadic).
 const TYPE_MASK: u32 = (1 << 25) - 1;
@@ -213,6 +215,28 @@ pub fn set_parameter_type(
     if let Some(default) = default {
         unsafe { set_parameter_default(arg, default) };
     }
+    Ok(())
+}
+
+/// Declares the return type of method `method` (lower case) of `ce` as
+/// `static` (a method that returns a copy of `$this`, of its class: a
+/// subclass's object for a subclass). The return type is the entry before
+/// `arg_info` (`zend_register_functions` points past it); the class name
+/// the binding put there is an interned, persistent string the engine never
+/// frees, so it is only forgotten. At MINIT, after the class is registered.
+pub fn set_return_static(ce: &ClassEntry, method: &str) -> Result<(), String> {
+    let class = ce.name().unwrap_or("?");
+    let found = unsafe { zend_hash_str_find(&raw const ce.function_table, method.as_ptr().cast(), method.len()) };
+    let function = unsafe { found.as_ref().and_then(|z| z.value.ptr.cast::<zend_function>().as_mut()) }
+        .ok_or_else(|| format!("{class}::{method}() is not registered"))?;
+    let internal = unsafe { &mut function.internal_function };
+    const HAS_RETURN_TYPE: u32 = 1 << 13; // Zend/zend_compile.h ZEND_ACC_HAS_RETURN_TYPE
+    if internal.arg_info.is_null() || internal.fn_flags & HAS_RETURN_TYPE == 0 {
+        return Err(format!("{class}::{method}() declares no return type to replace"));
+    }
+    let ret = unsafe { &mut *internal.arg_info.sub(1) };
+    ret.type_.ptr = std::ptr::null_mut();
+    ret.type_.type_mask = (ret.type_.type_mask & !TYPE_MASK) | MAY_BE_STATIC;
     Ok(())
 }
 

@@ -130,6 +130,28 @@ impl Conn {
         }
     }
 
+    /// Commands over keys of any slots in one round trip per node (a cluster
+    /// sends each node its share, following MOVED), replies in order; for
+    /// reads such as `RateLimitMetrics::fleet()`'s.
+    pub fn pipeline_by_key(&mut self, cmds: Vec<Cmd>) -> RedisResult<Vec<Value>> {
+        match &mut self.link {
+            Link::Single(c) => {
+                let mut pipe = ::redis::pipe();
+                cmds.into_iter().for_each(|cmd| {
+                    pipe.add_command(cmd);
+                });
+                pipe.query(c)
+            }
+            Link::Cluster(c, _) => {
+                let mut pipe = ::redis::cluster::cluster_pipe();
+                cmds.into_iter().for_each(|cmd| {
+                    pipe.add_command(cmd);
+                });
+                pipe.query(c)
+            }
+        }
+    }
+
     pub fn set_timeouts(&mut self, reply: Duration) -> RedisResult<()> {
         match &mut self.link {
             Link::Single(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),

@@ -383,6 +383,23 @@ pub fn decide_many<K: AsRef<[u8]>>(
     call(conn, Entry::TakeMany, keys, args, arg_count, extra, module).and_then(|v| Ints::many_from_value(v, keys.len()))
 }
 
+/// `Entry::TakeManyCounted` on a single server: `decide_many`, the decisions
+/// counted in the same call under `base` (`ratelimit.metrics = redis`,
+/// `lua/metrics.lua`); `args` start with the three counting arguments.
+pub fn decide_many_counted<K: AsRef<[u8]>>(
+    conn: &mut Conn,
+    keys: &[K],
+    base: &[u8],
+    args: &[u8],
+    arg_count: usize,
+    extra: &[i64],
+    module: bool,
+) -> RedisResult<Vec<RedisResult<Ints>>> {
+    let mut all: Vec<&[u8]> = keys.iter().map(AsRef::as_ref).collect();
+    all.push(base);
+    call(conn, Entry::TakeManyCounted, &all, args, arg_count, extra, module).and_then(|v| Ints::many_from_value(v, keys.len()))
+}
+
 /// `Entry::HitMany` on a single server: a fixed window's cost-1 hit per key
 /// (`counter::hit_many`), in order, in one call; per key (the count including
 /// the hit, ms left in the window), each standing alone as in `decide_many`.

@@ -12,7 +12,8 @@
 
 use once_cell::sync::Lazy;
 
-/// The library without its wrapper: what both forms share.
+/// The library without its wrapper: what both forms share (the clock, the
+/// helpers, the algorithms, the counters of `ratelimit.metrics = redis`, the entries).
 const BODY: &str = concat!(
     include_str!("../../lua/clock.lua"),
     include_str!("../../lua/library.lua"),
@@ -23,6 +24,7 @@ const BODY: &str = concat!(
     include_str!("../../lua/algorithms/token_bucket.lua"),
     include_str!("../../lua/algorithms/leaky_bucket.lua"),
     include_str!("../../lua/algorithms/gcra.lua"),
+    include_str!("../../lua/metrics.lua"),
     include_str!("../../lua/entries.lua"),
 );
 
@@ -41,6 +43,13 @@ pub enum Entry {
     Compound,
     /// `Compound`, writing nothing.
     CompoundPeek,
+    /// `Take`, `TakeMany` and `Compound` with their decisions counted in the
+    /// same call (`ratelimit.metrics = redis`, `lua/metrics.lua`): the
+    /// counters' base key after the keys, three counting arguments before the
+    /// entry's own.
+    TakeCounted,
+    TakeManyCounted,
+    CompoundCounted,
 }
 
 impl Entry {
@@ -52,6 +61,9 @@ impl Entry {
             Entry::HitMany => "hit_many",
             Entry::Compound => "compound",
             Entry::CompoundPeek => "compound_peek",
+            Entry::TakeCounted => "take_counted",
+            Entry::TakeManyCounted => "take_many_counted",
+            Entry::CompoundCounted => "compound_counted",
         }
     }
 
@@ -65,6 +77,9 @@ impl Entry {
             Entry::HitMany => "RATELIMIT.HIT_MANY",
             Entry::Compound => "RATELIMIT.COMPOUND",
             Entry::CompoundPeek => "RATELIMIT.COMPOUND_PEEK",
+            Entry::TakeCounted => "RATELIMIT.TAKE_COUNTED",
+            Entry::TakeManyCounted => "RATELIMIT.TAKE_MANY_COUNTED",
+            Entry::CompoundCounted => "RATELIMIT.COMPOUND_COUNTED",
         }
     }
 

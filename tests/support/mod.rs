@@ -112,6 +112,8 @@ pub const OPTS: CallOptions = CallOptions {
     on_error: OnError::Throw,
     block_cache: 0,
     server_module: true,
+    dry_run: false,
+    metrics: ratelimit::metrics::Mode::Off,
 };
 
 impl RedisServer {

@@ -29,12 +29,14 @@ class ExtensionRateLimiter extends RateLimiter
      * @param RedisTarget $target where the counters live (Laravel's own connection and prefixes)
      * @param bool $timerKeys also write stock Laravel's `{key}:timer` when a window opens (rollout)
      * @param string $headerStyle 'x' (Laravel's headers) or 'ietf' (RateLimit-Policy / RateLimit)
+     * @param bool $dryRun every limit in dry run (the extension's withDryRun()): decided and counted, never denied
      */
     public function __construct(
         Cache $cache,
         private RedisTarget $target,
         private bool $timerKeys = false,
         private string $headerStyle = 'x',
+        private bool $dryRun = false,
     ) {
         parent::__construct($cache);
         if ($headerStyle !== 'x' && $headerStyle !== 'ietf') {
@@ -43,9 +45,9 @@ class ExtensionRateLimiter extends RateLimiter
     }
 
     /** Takes over a stock limiter: the same cache repository and the named limiters already defined with for(). */
-    public static function replacing(RateLimiter $stock, RedisTarget $target, bool $timerKeys = false, string $headerStyle = 'x'): self
+    public static function replacing(RateLimiter $stock, RedisTarget $target, bool $timerKeys = false, string $headerStyle = 'x', bool $dryRun = false): self
     {
-        $limiter = new self($stock->cache, $target, $timerKeys, $headerStyle);
+        $limiter = new self($stock->cache, $target, $timerKeys, $headerStyle, $dryRun);
         $limiter->limiters = $stock->limiters;
         return $limiter;
     }
@@ -61,6 +63,18 @@ class ExtensionRateLimiter extends RateLimiter
         return $this->headerStyle;
     }
 
+    /** Whether every limit is in dry run (config ratelimit.dry_run). */
+    public function dryRun(): bool
+    {
+        return $this->dryRun;
+    }
+
+    /** $limiter as this limiter's limits run: in dry run when ratelimit.dry_run is on (LimitSet's compound too). */
+    public function asConfigured(\RateLimiterInterface $limiter): \RateLimiterInterface
+    {
+        return $this->dryRun ? $limiter->withDryRun() : $limiter;
+    }
+
     /**
      * Counts one request for $key if it fits in $maxAttempts per $decaySeconds;
      * one atomic round trip. Denied requests count nothing.
@@ -74,7 +88,8 @@ class ExtensionRateLimiter extends RateLimiter
     public function window(string $key, int $decaySeconds, int $maxAttempts): \FixedWindowRateLimiter
     {
         // A window of 0 s cannot exist in Redis (stock Laravel would fail on it too): one second.
-        return new \FixedWindowRateLimiter($this->target->connection, $this->redisKey($key), (float) max(1, $decaySeconds), $maxAttempts);
+        $window = new \FixedWindowRateLimiter($this->target->connection, $this->redisKey($key), (float) max(1, $decaySeconds), $maxAttempts);
+        return $this->dryRun ? $window->withDryRun() : $window;
     }
 
     /** After an accepted call that opened a window: the timer key stock Laravel nodes need (rollout only). */

@@ -41,7 +41,8 @@ final class LimitSet
         $chosen = null;
         foreach ($this->limits as $limit) {
             $result = $this->limiter->consume($limit->key, (int) $limit->maxAttempts, self::seconds($limit));
-            if (!$result->allowed) {
+            // A dry run stops where enforcing would, so the limits after it count what enforcing counts.
+            if (!$result->allowed || ($this->limiter->dryRun() && $result->wouldDeny)) {
                 return [$limit, $result];
             }
             if ($chosen === null || $result->remaining < $chosen[1]->remaining) {
@@ -58,7 +59,8 @@ final class LimitSet
         foreach ($this->limits as $limit) {
             $windows[] = $this->limiter->window($limit->key, self::seconds($limit), (int) $limit->maxAttempts);
         }
-        $compound = new \CompoundRateLimiter($windows);
+        // Its own dry run: the windows' do not carry into a compound.
+        $compound = $this->limiter->asConfigured(new \CompoundRateLimiter($windows));
         $result = $compound->consume();
         // The compound result carries the numbers of its most restrictive member;
         // the Laravel limit it speaks for is the first with that limit.

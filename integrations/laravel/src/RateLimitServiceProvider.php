@@ -20,6 +20,8 @@ use Illuminate\Support\ServiceProvider;
  * Optional Laravel config `ratelimit` (config/ratelimit.php):
  *   'headers'    => 'x' (Laravel's X-RateLimit-*, default) or 'ietf'
  *   'timer_keys' => false; true while nodes running stock Laravel share the counters
+ *   'dry_run'    => false; true: every limit decides and counts as enforcing but never
+ *                   denies (withDryRun(): no 429; see docs/operations.md)
  */
 class RateLimitServiceProvider extends ServiceProvider
 {
@@ -39,6 +41,7 @@ class RateLimitServiceProvider extends ServiceProvider
                 $target,
                 (bool) $config->get('ratelimit.timer_keys', false),
                 (string) $config->get('ratelimit.headers', 'x'),
+                (bool) $config->get('ratelimit.dry_run', false),
             );
         });
         $this->app->bind(StockThrottleRequests::class, ThrottleRequests::class);

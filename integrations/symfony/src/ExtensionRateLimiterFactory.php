@@ -10,7 +10,9 @@ use Symfony\Component\RateLimiter\Policy\NoLimiter;
 /**
  * Symfony's RateLimiterFactory, on the extension: the same config array
  * (`id`, `policy`: fixed_window | sliding_window | token_bucket | no_limit,
- * `limit`, `interval`, `rate`: {interval, amount}), the same `create($key)`,
+ * `limit`, `interval`, `rate`: {interval, amount}), plus `dry_run` (bool,
+ * default false: every limiter decides and counts as enforcing would, but
+ * never refuses; docs/operations.md), the same `create($key)`,
  * returning a Symfony `LimiterInterface`. No storage and no Lock: every
  * decision is one atomic script in Redis, so concurrent processes never
  * overshoot.
@@ -44,18 +46,22 @@ final class ExtensionRateLimiterFactory
         $limit = $c['policy'] === 'no_limit' ? 0 : self::limit($c);
         switch ($c['policy']) {
             case 'fixed_window':
-                return new ExtensionLimiter(new \FixedWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'fixed_window', $limit, $this->headers);
+                $limiter = new \FixedWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit);
+                break;
             case 'sliding_window':
-                return new ExtensionLimiter(new \SlidingWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit), $key, 'sliding_window', $limit, $this->headers);
+                $limiter = new \SlidingWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit);
+                break;
             case 'token_bucket':
                 if ($c['rate'] === null) {
                     throw new \LogicException('The token_bucket policy needs "rate": {interval, amount}.');
                 }
                 [$interval, $amount] = $c['rate'];
-                return new ExtensionLimiter(new \TokenBucketRateLimiter($this->connection, $prefix, $limit, $amount / $interval), $key, 'token_bucket', $limit, $this->headers);
+                $limiter = new \TokenBucketRateLimiter($this->connection, $prefix, $limit, $amount / $interval);
+                break;
             default: // no_limit: allowedValues() let nothing else through
                 return new NoLimiter();
         }
+        return new ExtensionLimiter($c['dry_run'] ? $limiter->withDryRun() : $limiter, $key, $c['policy'], $limit, $this->headers);
     }
 
     private static function limit(array $c): int
@@ -81,6 +87,7 @@ final class ExtensionRateLimiterFactory
             ->define('id')->required()->allowedTypes('string')
             ->define('policy')->required()->allowedValues('token_bucket', 'fixed_window', 'sliding_window', 'no_limit')
             ->define('limit')->allowedTypes('int')
+            ->define('dry_run')->allowedTypes('bool')->default(false)
             ->define('interval')->allowedTypes('string')->normalize($seconds)
             ->define('rate')
                 ->default(function (OptionsResolver $rate) use ($seconds) {

@@ -60,8 +60,16 @@ rate_limiter_impl!(GcraRateLimiter {
             let id = id.bytes()?;
             let quantity = quantity.value("quantity")?;
             let op = gcra::throttle_op(quantity, state.limiter().limit())?;
-            let outcome = state.limiter().decide(&id, op, state.options())?;
-            Ok(gcra::cl_throttle(quantity, &outcome))
+            let opts = state.options();
+            let outcome = state.limiter().decide(&id, op, opts)?;
+            let mut tuple = gcra::cl_throttle(quantity, &outcome);
+            // A dry run never limits, not even a quantity that can never fit
+            // (a peek, which enforcing would refuse).
+            if opts.dry_run && tuple[0] == 1 {
+                tuple[0] = 0;
+                tuple[3] = -1;
+            }
+            Ok(tuple)
         };
         let tuple = run().map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
         self_.state.set_remaining(Some(tuple[2]));
