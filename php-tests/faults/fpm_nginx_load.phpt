@@ -3,8 +3,12 @@ PHP-FPM (4 static workers) behind nginx under ab load: exact counts per client, 
 --SKIPIF--
 <?php
 require __DIR__ . '/../skipif.inc';
-foreach (['php-fpm' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'nginx', 'ab'] as $tool) {
-    if (trim((string) shell_exec('PATH="$PATH:/usr/sbin:/sbin" command -v ' . $tool)) === '') {
+require __DIR__ . '/../config.inc';
+require __DIR__ . '/../fpm.inc';
+// This PHP's php-fpm as scripts/fpm-load.bash finds it (Debian's php-fpmX.Y, or one built from source's).
+if (rl_fpm_binary() === null) die('skip needs the php-fpm of ' . PHP_BINARY . ' (make deps installs Debian\'s)');
+foreach (['nginx', 'ab'] as $tool) {
+    if (trim((string) shell_exec('PATH="$PATH:/usr/sbin:/sbin" command -v ' . escapeshellarg($tool))) === '') {
         die("skip needs $tool (make deps installs it)");
     }
 }
