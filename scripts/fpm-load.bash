@@ -178,7 +178,8 @@ if ! start_on_free_port nginx NGINX_PID; then
 fi
 nginx_port=$START_PORT
 url="http://127.0.0.1:$nginx_port/"
-workers() { pgrep -P "$FPM_PID" | sort -n | tr '\n' ' ' | sed 's/ $//'; }
+# The master's children, from /proc (no procps in a minimal root).
+workers() { tr ' ' '\n' <"/proc/$FPM_PID/task/$FPM_PID/children" | grep . | sort -n | tr '\n' ' ' | sed 's/ $//'; }
 pids_before=$(workers)
 echo "fpm-load: php-fpm (master $FPM_PID, workers $pids_before) on :$fpm_port, nginx on :$nginx_port, redis on :$REDIS_PORT"
 [ "$(wc -w <<<"$pids_before")" -eq "$WORKERS" ] || fail "expected $WORKERS workers, got: $pids_before"
