@@ -55,7 +55,7 @@ phpredis_package() {
 }
 
 packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils
-  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock
+  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle
   dpkg-dev gnuplot-nox openssl
   python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
 

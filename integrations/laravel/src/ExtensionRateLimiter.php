@@ -58,6 +58,18 @@ class ExtensionRateLimiter extends RateLimiter
         return $this->timerKeys;
     }
 
+    /**
+     * Whether several limits of one request can be decided in one atomic call
+     * (CompoundRateLimiter): not while stock's timer keys are written (each
+     * limit must know whether it opened a window), and not on a Redis Cluster,
+     * where stock Laravel's keys of different limits hash to different slots
+     * (one script can only touch keys of one slot).
+     */
+    public function decidesLimitsTogether(): bool
+    {
+        return !$this->timerKeys && !$this->target->cluster;
+    }
+
     public function headerStyle(): string
     {
         return $this->headerStyle;
