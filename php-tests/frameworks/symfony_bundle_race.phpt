@@ -1,5 +1,5 @@
 --TEST--
-Symfony bundle: 8 processes through a rate-limited controller of a real kernel accept exactly each limit (fixed_window, sliding_window, token_bucket, and two of them as one compound), with the bundle's connection a single server, a TLS server (rediss://) and a 3-master Redis Cluster (redis-cluster://)
+Symfony bundle: 8 processes through a rate-limited controller of a real kernel accept exactly each limit (fixed_window, sliding_window, token_bucket, and two of them as one compound), with the bundle's connection a single server, a TLS server (rediss://) and a 3-master Redis Cluster (the array form)
 --EXTENSIONS--
 pcntl
 posix
@@ -23,7 +23,8 @@ $cluster = rl_start_cluster(3, 0);
 $topologies = [
     'one server' => RL_URL,
     'TLS' => "rediss://127.0.0.1:{$tls['tls_port']}?cafile={$tls['certs']}/ca.pem",
-    'Redis Cluster' => 'redis-cluster://' . implode(',', $cluster['seeds']),
+    // The array form, as a YAML config gives it.
+    'Redis Cluster' => ['cluster' => $cluster['seeds']],
 ];
 $n = 0;
 foreach ($topologies as $name => $connection) {
