@@ -66,8 +66,9 @@ final class ExtensionLimitersPass implements CompilerPassInterface
             }
         }
         foreach ($taken as $id => $name) {
-            $container->registerAliasForArgument($id, $container->getDefinition($id)->getClass(), "$name.limiter");
-            $container->registerAliasForArgument($id, LimiterFactory::class, "$name.limiter");
+            // The 4th argument (Symfony 7.x, ignored before) also names the alias for #[Target('<name>')], as Symfony's own.
+            $container->registerAliasForArgument($id, $container->getDefinition($id)->getClass(), "$name.limiter", $name);
+            $container->registerAliasForArgument($id, LimiterFactory::class, "$name.limiter", $name);
         }
     }
 
