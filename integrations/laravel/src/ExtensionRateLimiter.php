@@ -52,12 +52,6 @@ class ExtensionRateLimiter extends RateLimiter
         return $limiter;
     }
 
-    /** Whether stock Laravel's `{key}:timer` keys are written too (rollout next to stock nodes). */
-    public function writesTimerKeys(): bool
-    {
-        return $this->timerKeys;
-    }
-
     /**
      * Whether several limits of one request can be decided in one atomic call
      * (CompoundRateLimiter): not while stock's timer keys are written (each
