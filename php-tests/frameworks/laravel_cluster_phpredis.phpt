@@ -21,13 +21,13 @@ rl_laravel_on('TLS cluster, options.context: cafile, verify_peer', rl_laravel_cl
 == cluster
 in charge: the drop-in
 throttle:5,1: stock 200/4, stock 200/3, stock 200/2, drop-in 200/1, drop-in 200/0, drop-in 429/0, drop-in 429/0
-stock's key '7', ttl set
-8 processes on throttle:120,1: 120 of 240 accepted, counter 240
-8 processes on 100 per IP + 50 per user: 50 of 160 accepted, counters 160 and 100
+stock's key '5', ttl set
+8 processes on throttle:120,1: 120 of 240 accepted, counter 120
+8 processes on 100 per IP + 50 per user: 50 of 160 accepted, counters 100 and 50
 /race: 1.00 round trips per request (10x200)
 /fixed: 1.00 round trips per request (4x200,4x429)
 /two: 2.00 round trips per request (1x200)
 == TLS cluster, options.context: cafile, verify_peer
 in charge: the drop-in
 throttle:5,1: stock 200/4, stock 200/3, stock 200/2, drop-in 200/1, drop-in 200/0, drop-in 429/0, drop-in 429/0
-stock's key '7', ttl set
+stock's key '5', ttl set
