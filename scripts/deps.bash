@@ -54,8 +54,10 @@ phpredis_package() {
   return 0
 }
 
+# composer: the framework tests' Symfony kernel takes Composer\InstalledVersions
+# (Composer's runtime API, which FrameworkBundle asks) from it.
 packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils
-  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock
+  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
   dpkg-dev gnuplot-nox openssl
   python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
 

@@ -52,10 +52,16 @@ class ExtensionRateLimiter extends RateLimiter
         return $limiter;
     }
 
-    /** Whether stock Laravel's `{key}:timer` keys are written too (rollout next to stock nodes). */
-    public function writesTimerKeys(): bool
+    /**
+     * Whether several limits of one request can be decided in one atomic call
+     * (CompoundRateLimiter): not while stock's timer keys are written (each
+     * limit must know whether it opened a window), and not on a Redis Cluster,
+     * where stock Laravel's keys of different limits hash to different slots
+     * (one script can only touch keys of one slot).
+     */
+    public function decidesLimitsTogether(): bool
     {
-        return $this->timerKeys;
+        return !$this->timerKeys && !$this->target->cluster;
     }
 
     public function headerStyle(): string

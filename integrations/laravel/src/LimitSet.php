@@ -8,10 +8,12 @@ namespace RateLimit\Laravel;
  *
  * - With `CompoundRateLimiter` (the extension has it since 0.1): one atomic
  *   round trip, all-or-nothing (a request denied by any limit counts in none).
- * - While `timer_keys` is on (a rollout next to stock nodes), or on an older
- *   extension: each limit in turn, one round trip each, stopping at the first
- *   that denies; limits before it have counted the request, as stock Laravel
- *   does. Each limit on its own stays exact under concurrency.
+ * - While `timer_keys` is on (a rollout next to stock nodes), on a Redis
+ *   Cluster (stock's keys of the limits are in different slots, often on
+ *   different nodes), or on an older extension: each limit in turn, one round
+ *   trip each, stopping at the first that denies; limits before it have
+ *   counted the request, as stock Laravel does. Each limit on its own stays
+ *   exact under concurrency.
  */
 final class LimitSet
 {
@@ -33,9 +35,7 @@ final class LimitSet
      */
     public function consume(): array
     {
-        // During a rollout (timer_keys) each limit must know whether it opened a window,
-        // which only the one-by-one path tells.
-        if (count($this->limits) > 1 && class_exists('CompoundRateLimiter') && !$this->limiter->writesTimerKeys()) {
+        if (count($this->limits) > 1 && class_exists('CompoundRateLimiter') && $this->limiter->decidesLimitsTogether()) {
             return $this->consumeAtomically();
         }
         $chosen = null;

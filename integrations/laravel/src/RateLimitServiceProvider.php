@@ -14,8 +14,12 @@ use Illuminate\Support\ServiceProvider;
  *     same Redis connection and key prefixes as the limiter's cache store;
  *   - `throttle` (ThrottleRequests and ThrottleRequestsWithRedis) becomes
  *     RateLimit\Laravel\ThrottleRequests.
- * Nothing changes when the extension is not loaded or the limiter's cache store
- * is not a single Redis server.
+ * The limiter's store may be one Redis server (TLS or not) or a Redis Cluster,
+ * as Laravel's phpredis or predis client would reach it. Where the drop-in
+ * cannot serve it (the extension is not loaded, the store is not on Redis,
+ * predis's own sharding, TLS options the extension has no equivalent for),
+ * stock Laravel stays in charge and Laravel's log says why, once per process
+ * (StepAside).
  *
  * Optional Laravel config `ratelimit` (config/ratelimit.php):
  *   'headers'    => 'x' (Laravel's X-RateLimit-*, default) or 'ietf'
@@ -27,13 +31,18 @@ class RateLimitServiceProvider extends ServiceProvider
 {
     public function register(): void
     {
-        if (!extension_loaded('ratelimit')) {
-            return;
-        }
         $this->app->extend(RateLimiter::class, function (RateLimiter $stock, $app) {
+            if ($stock instanceof ExtensionRateLimiter) {
+                return $stock;
+            }
             $config = $app['config'];
-            $target = RedisTarget::ofLimiterStore($config);
-            if ($target === null || $stock instanceof ExtensionRateLimiter) {
+            try {
+                if (!extension_loaded('ratelimit')) {
+                    throw new StepAside('the ratelimit extension is not loaded in this PHP');
+                }
+                $target = RedisTarget::ofLimiterStore($config);
+            } catch (StepAside $why) {
+                StepAside::log($app, $why->getMessage());
                 return $stock;
             }
             return ExtensionRateLimiter::replacing(
@@ -44,7 +53,9 @@ class RateLimitServiceProvider extends ServiceProvider
                 (bool) $config->get('ratelimit.dry_run', false),
             );
         });
-        $this->app->bind(StockThrottleRequests::class, ThrottleRequests::class);
-        $this->app->bind(ThrottleRequestsWithRedis::class, ThrottleRequests::class);
+        if (extension_loaded('ratelimit')) {
+            $this->app->bind(StockThrottleRequests::class, ThrottleRequests::class);
+            $this->app->bind(ThrottleRequestsWithRedis::class, ThrottleRequests::class);
+        }
     }
 }

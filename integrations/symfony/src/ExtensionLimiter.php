@@ -21,12 +21,18 @@ use Symfony\Component\RateLimiter\Reservation;
  * about as long, and never more than $maxTime: when the wait would be longer,
  * MaxWaitDurationExceededException, as in Symfony. Sliding window: as the
  * installed Symfony does (not supported up to 6.4, supported from 7.x).
+ * Compound (ExtensionCompoundRateLimiterFactory): not supported, as Symfony's
+ * CompoundLimiter; a request above the smallest member's limit is an
+ * InvalidArgumentException, as its fixed window and token bucket members throw.
  *
  * Where Symfony's versions answer differently, the adapter answers as the
  * installed one does (InstalledSymfony asks it).
  */
 final class ExtensionLimiter implements LimiterInterface
 {
+    /** The policy of a limiter made by ExtensionCompoundRateLimiterFactory (several policies decided as one). */
+    public const COMPOUND = 'compound';
+
     public function __construct(
         private \RateLimiterInterface $limiter,
         private string $key,
@@ -71,6 +77,10 @@ final class ExtensionLimiter implements LimiterInterface
 
     public function reserve(int $tokens = 1, ?float $maxTime = null): Reservation
     {
+        if ($this->policy === self::COMPOUND) {
+            // As Symfony's CompoundLimiter.
+            throw new ReserveNotSupportedException(\Symfony\Component\RateLimiter\CompoundLimiter::class);
+        }
         if ($this->policy === 'sliding_window' && !InstalledSymfony::slidingWindowReserves()) {
             throw new ReserveNotSupportedException(\Symfony\Component\RateLimiter\Policy\SlidingWindowLimiter::class);
         }

@@ -15,13 +15,18 @@ use Symfony\Component\RateLimiter\Policy\NoLimiter;
  * never refuses; docs/operations.md), the same `create($key)`,
  * returning a Symfony `LimiterInterface`. No storage and no Lock: every
  * decision is one atomic script in Redis, so concurrent processes never
- * overshoot.
+ * overshoot. Implements Symfony's RateLimiterFactoryInterface where the
+ * installed Symfony has it (7.3+; LimiterFactory).
  *
- * The Redis key of a limiter is `ratelimit.key_prefix . "symfony:" . id . ":" . key`.
+ * The Redis key of a limiter is `ratelimit.key_prefix . "symfony:" . id . ":" . key`
+ * (on a Redis Cluster target the key is a hash tag: `symfony:id:{key}`).
  */
-final class ExtensionRateLimiterFactory
+final class ExtensionRateLimiterFactory implements LimiterFactory
 {
     private array $config;
+
+    /** The extension's limiter of this policy (one for every key; null for no_limit), made on first use. */
+    private ?\RateLimiterInterface $limiter = null;
 
     /**
      * @param array $config the array RateLimiterFactory takes
@@ -40,10 +45,40 @@ final class ExtensionRateLimiterFactory
 
     public function create(?string $key = null): LimiterInterface
     {
+        $limiter = $this->extensionLimiter();
+        if ($limiter === null) {
+            return new NoLimiter();
+        }
+        return new ExtensionLimiter($limiter, (string) $key, $this->config['policy'], $this->limit(), $this->headers);
+    }
+
+    /** The policy: fixed_window, sliding_window, token_bucket or no_limit. */
+    public function policy(): string
+    {
+        return $this->config['policy'];
+    }
+
+    /** The most one key may take at once (0 for no_limit). */
+    public function limit(): int
+    {
+        return $this->config['policy'] === 'no_limit' ? 0 : self::requiredLimit($this->config);
+    }
+
+    /** The style of the headers of its limiters: 'x' or 'ietf'. */
+    public function headerStyle(): string
+    {
+        return $this->headers;
+    }
+
+    /** The extension's limiter behind every key of this factory; null for no_limit. */
+    public function extensionLimiter(): ?\RateLimiterInterface
+    {
+        if ($this->limiter !== null || $this->config['policy'] === 'no_limit') {
+            return $this->limiter;
+        }
         $c = $this->config;
         $prefix = 'symfony:' . $c['id'];
-        $key = (string) $key;
-        $limit = $c['policy'] === 'no_limit' ? 0 : self::limit($c);
+        $limit = self::requiredLimit($c);
         switch ($c['policy']) {
             case 'fixed_window':
                 $limiter = new \FixedWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit);
@@ -51,20 +86,17 @@ final class ExtensionRateLimiterFactory
             case 'sliding_window':
                 $limiter = new \SlidingWindowRateLimiter($this->connection, $prefix, (float) $c['interval'], $limit);
                 break;
-            case 'token_bucket':
+            default: // token_bucket: allowedValues() let nothing else through
                 if ($c['rate'] === null) {
                     throw new \LogicException('The token_bucket policy needs "rate": {interval, amount}.');
                 }
                 [$interval, $amount] = $c['rate'];
                 $limiter = new \TokenBucketRateLimiter($this->connection, $prefix, $limit, $amount / $interval);
-                break;
-            default: // no_limit: allowedValues() let nothing else through
-                return new NoLimiter();
         }
-        return new ExtensionLimiter($c['dry_run'] ? $limiter->withDryRun() : $limiter, $key, $c['policy'], $limit, $this->headers);
+        return $this->limiter = $c['dry_run'] ? $limiter->withDryRun() : $limiter;
     }
 
-    private static function limit(array $c): int
+    private static function requiredLimit(array $c): int
     {
         if (!isset($c['limit'])) {
             throw new \LogicException(sprintf('The %s policy needs "limit".', $c['policy']));
