@@ -75,10 +75,7 @@ fn our_method() -> Option<(String, String, Vec<String>)> {
         let class = scope.name()?.to_string();
         let method = (func.common.function_name as *const ZendStr).as_ref()?.as_str().ok()?.to_string();
         let args = func.internal_function.arg_info;
-        let names = (0..func.common.num_args as usize)
-            .filter_map(|i| args.add(i).as_ref())
-            .map(|a| super::zend_api::parameter_name(a))
-            .collect();
+        let names = (0..func.common.num_args as usize).filter_map(|i| args.add(i).as_ref()).map(|a| super::zend_api::parameter_name(a)).collect();
         Some((class, method, names))
     }
 }

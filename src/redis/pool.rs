@@ -400,8 +400,9 @@ impl Slot {
                 None => ConnectionAddr::Tcp(h.clone(), *p),
             })
             .collect();
-        let mut builder =
-            ::redis::cluster::ClusterClientBuilder::new(nodes).connection_timeout(timeouts.connect).response_timeout(timeouts.reply)
+        let mut builder = ::redis::cluster::ClusterClientBuilder::new(nodes)
+            .connection_timeout(timeouts.connect)
+            .response_timeout(timeouts.reply)
             .retries(2)
             .min_retry_wait(2)
             .max_retry_wait(50)

@@ -280,7 +280,16 @@ thread_local! {
 /// per-call integers (cost, and a test's clock). `peek_by_script`: a peek in
 /// the script form with EVALSHA_RO (`Fix::PeekWithoutLibrary` on a replica).
 #[allow(clippy::too_many_arguments)]
-fn encode<K: AsRef<[u8]>>(buf: &mut Vec<u8>, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64], module: bool, peek_by_script: bool) {
+fn encode<K: AsRef<[u8]>>(
+    buf: &mut Vec<u8>,
+    entry: Entry,
+    keys: &[K],
+    args: &[u8],
+    arg_count: usize,
+    extra: &[i64],
+    module: bool,
+    peek_by_script: bool,
+) {
     if module {
         resp::array(buf, 2 + keys.len() + arg_count + extra.len());
         resp::bulk(buf, entry.module_command().as_bytes());
