@@ -19,34 +19,7 @@ use parking_lot::Mutex;
 /// The base key's name after `ratelimit.key_prefix`.
 pub const BASE: &[u8] = b"ratelimit-metrics";
 
-pub const SLOTS: usize = 16_384;
-
-/// CRC16/XMODEM, Redis Cluster's key hash.
-fn crc16(bytes: &[u8]) -> u16 {
-    let mut crc: u16 = 0;
-    for &b in bytes {
-        crc ^= u16::from(b) << 8;
-        for _ in 0..8 {
-            crc = if crc & 0x8000 != 0 { (crc << 1) ^ 0x1021 } else { crc << 1 };
-        }
-    }
-    crc
-}
-
-/// The part of `key` Redis Cluster hashes: the text between the first `{`
-/// and the first `}` after it when that is not empty, else the whole key.
-fn hashed(key: &[u8]) -> &[u8] {
-    let Some(open) = key.iter().position(|&b| b == b'{') else { return key };
-    match key[open + 1..].iter().position(|&b| b == b'}') {
-        Some(0) | None => key,
-        Some(len) => &key[open + 1..open + 1 + len],
-    }
-}
-
-/// The cluster slot of `key`.
-pub fn slot(key: &[u8]) -> usize {
-    usize::from(crc16(hashed(key))) % SLOTS
-}
+use crate::redis::cluster_slot::{hashed, slot, SLOTS};
 
 /// The base of a single server (and of a key prefix holding a hash tag).
 pub fn single_base(key_prefix: &[u8]) -> Vec<u8> {
@@ -124,17 +97,6 @@ pub fn cluster_bases(key_prefix: &[u8]) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slots_are_redis_clusters() {
-        // The examples of the Redis Cluster specification and CLUSTER KEYSLOT.
-        assert_eq!(crc16(b"123456789"), 0x31C3);
-        assert_eq!(slot(b"foo"), 12182);
-        assert_eq!(slot(b"{user1000}.following"), slot(b"{user1000}.followers"));
-        assert_eq!(slot(b"foo{}{bar}"), usize::from(crc16(b"foo{}{bar}")) % SLOTS);
-        assert_eq!(slot(b"foo{{bar}}zap"), usize::from(crc16(b"{bar")) % SLOTS);
-        assert_eq!(slot(b"foo{bar}{zap}"), slot(b"bar"));
-    }
 
     #[test]
     fn every_slot_has_a_base_in_it() {

@@ -19,7 +19,8 @@
 //! moved the rest (a moment, or as long as the migration of a slot with many
 //! keys). Nothing ran, so a cluster connection sends it again, a few ms
 //! apart, until its reply timeout has passed since the first try
-//! (`until_settled`).
+//! (`until_settled`). One still refused then says where its slot stands
+//! (`whereabouts`).
 
 use std::time::{Duration, Instant};
 
@@ -61,14 +62,51 @@ const SETTLE_PAUSE: Duration = Duration::from_millis(10);
 /// Runs `f` on the cluster connection `c` again while it ends redirected or
 /// refused for the moment (MOVED, ASK, TRYAGAIN, CLUSTERDOWN: nothing ran),
 /// until `patience` has passed since the first try.
-fn until_settled<T>(c: &mut ClusterConnection, patience: Duration, mut f: impl FnMut(&mut ClusterConnection) -> RedisResult<T>) -> RedisResult<T> {
+/// A call that is still refused when that time is up fails with the
+/// cluster's words and, when its `key` is known, where the key's slot
+/// stands (`whereabouts`).
+fn until_settled<T>(
+    c: &mut ClusterConnection,
+    patience: Duration,
+    key: Option<&[u8]>,
+    mut f: impl FnMut(&mut ClusterConnection) -> RedisResult<T>,
+) -> RedisResult<T> {
     let deadline = Instant::now() + patience;
     loop {
         match f(c) {
             Err(e) if e.is_cluster_error() && Instant::now() + SETTLE_PAUSE < deadline => std::thread::sleep(SETTLE_PAUSE),
+            Err(e) if e.is_cluster_error() => return Err(key.map_or(e.clone(), |key| whereabouts(c, e, key, patience))),
             result => return result,
         }
     }
+}
+
+/// `e` (MOVED, ASK, TRYAGAIN or CLUSTERDOWN, its kind kept) with where
+/// `key`'s slot stands as the cluster says, asked of the slot's master as
+/// this connection knows it: "TRYAGAIN Multiple keys request during
+/// rehashing of slot; slot 6093 is on 127.0.0.1:7000 (moving to
+/// 127.0.0.1:7001), still so after 1000 ms". This costs a round trip on a
+/// call that has failed already; when that node does not answer either, the
+/// error stays as it was.
+fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: Duration) -> RedisError {
+    let slot = super::cluster_slot::slot(key);
+    let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
+    let nodes = match c.route_command(::redis::cmd("CLUSTER").arg("NODES"), route) {
+        Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
+        Ok(Value::VerbatimString { text, .. }) => text,
+        _ => return e,
+    };
+    let Some(place) = super::cluster_slot::whereabouts(&nodes, slot) else { return e };
+    let said = e.detail().map_or(String::new(), |d| d.to_string());
+    RedisError::from((e.kind(), "cluster", format!("{said}; {place}, still so after {} ms", patience.as_millis())))
+}
+
+/// The first key of a script call (EVAL, EVALSHA, FCALL and their _RO
+/// forms: name, key count, keys…), for `whereabouts`.
+fn script_key<'a>(args: &[&'a [u8]]) -> Option<&'a [u8]> {
+    let command = args.first()?.to_ascii_uppercase();
+    let scripted = [&b"EVALSHA"[..], b"EVAL", b"EVALSHA_RO", b"EVAL_RO", b"FCALL", b"FCALL_RO"].contains(&command.as_slice());
+    (scripted && args.get(2)? != b"0").then(|| args.get(3).copied()).flatten()
 }
 
 impl Conn {
@@ -96,7 +134,7 @@ impl Conn {
                     cmd.arg(part);
                 }
                 let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
-                until_settled(c, *patience, |c| c.route_command(&cmd, route.clone()))
+                until_settled(c, *patience, Some(key), |c| c.route_command(&cmd, route.clone()))
             }
         }
     }
@@ -111,7 +149,7 @@ impl Conn {
             Link::Single(c) => c.req_command(cmd),
             Link::Cluster(c, patience) => {
                 let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
-                until_settled(c, *patience, |c| c.route_command(cmd, route.clone()))
+                until_settled(c, *patience, Some(key), |c| c.route_command(cmd, route.clone()))
             }
         }
     }
@@ -167,7 +205,10 @@ impl ConnectionLike for Conn {
     fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_packed_command(cmd),
-            Link::Cluster(c, patience) => until_settled(c, *patience, |c| c.req_packed_command(cmd)),
+            Link::Cluster(c, patience) => {
+                let parts = super::resp::parts(cmd);
+                until_settled(c, *patience, script_key(&parts), |c| c.req_packed_command(cmd))
+            }
         }
     }
 
@@ -183,7 +224,16 @@ impl ConnectionLike for Conn {
     fn req_command(&mut self, cmd: &Cmd) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_command(cmd),
-            Link::Cluster(c, patience) => until_settled(c, *patience, |c| c.req_command(cmd)),
+            Link::Cluster(c, patience) => {
+                let args: Vec<&[u8]> = cmd
+                    .args_iter()
+                    .filter_map(|a| match a {
+                        ::redis::Arg::Simple(b) => Some(b),
+                        _ => None,
+                    })
+                    .collect();
+                until_settled(c, *patience, script_key(&args), |c| c.req_command(cmd))
+            }
         }
     }
 

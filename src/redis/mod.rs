@@ -4,7 +4,9 @@
 //! commands written as RESP (`resp`), the Lua script runner (`script`), the
 //! text of every algorithm's script (`scripts`) and the fixed window's
 //! scriptless fast path (`counter`); Redis Sentinel targets
-//! (`sentinel_target`) and finding their master (`sentinel`).
+//! (`sentinel_target`) and finding their master (`sentinel`); Redis Cluster's
+//! slots (`cluster_slot`).
+pub mod cluster_slot;
 pub mod conn;
 pub mod counter;
 pub mod dsn;
