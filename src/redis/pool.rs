@@ -42,7 +42,8 @@
 //! the rules above hold for them too, with one change: a caller that times out
 //! leaves the connection to the others still waiting on it, and its late reply
 //! is read and dropped there (`mux`); the connection closes once no caller
-//! is left waiting on it. A cluster, a Sentinel target and TLS keep the lanes.
+//! is left waiting on it. A Sentinel target's master is shared the same way;
+//! a cluster and TLS keep the lanes.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -76,6 +77,9 @@ struct Live {
 struct Shared {
     pid: u32,
     mux: Arc<Mux>,
+    /// A Sentinel target's master, and when the sentinels last named it
+    /// (re-checked by one thread at a time).
+    confirmed: Option<Arc<Mutex<super::sentinel::Confirmed>>>,
 }
 
 /// One target's connections, shared by every limiter pointed at that target.
@@ -307,11 +311,11 @@ impl Slot {
         lanes + shared
     }
 
-    /// Whether this target's calls may share a connection: a single server
-    /// over TCP or a unix socket (a cluster routes each command itself; TLS
-    /// and Sentinel keep redis-rs's connections).
+    /// Whether this target's calls may share a connection: a single server,
+    /// or a Sentinel target's master, over TCP or a unix socket (a cluster
+    /// routes each command itself; TLS keeps redis-rs's connections).
     fn shareable(&self) -> bool {
-        matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. }) && self.target.tls.is_none()
+        matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_)) && self.target.tls.is_none()
     }
 
     /// Runs `op` on this target's connection, opening it if needed.
@@ -397,8 +401,17 @@ impl Slot {
         let mut i = THREAD_NO.with(|n| *n) % lanes;
         let mut reused = true;
         loop {
-            let (mux, fresh) = self.shared_connection(&mut i, pid, timeouts)?;
+            let (mux, confirmed, fresh) = self.shared_connection(&mut i, pid, timeouts)?;
             reused &= !fresh;
+            if let (Some(confirmed), Address::Sentinel(sentinels)) = (&confirmed, &self.target.address) {
+                // One thread re-checks at a time; the others go on meanwhile.
+                if confirmed.try_lock().is_some_and(|mut c| c.moved(&self.target, sentinels, timeouts)) {
+                    // Failed over (see `run_locked`): nothing was sent; connect to the new master.
+                    self.forget_shared(i, &mux);
+                    reused = false;
+                    continue;
+                }
+            }
             let mut conn = Conn::shared(mux.clone(), timeouts.reply);
             let learnt = conn.module;
             let result = op(&mut conn);
@@ -426,10 +439,11 @@ impl Slot {
     /// Shared connection `*i`, opened now when it is not (`true`). A lane
     /// that would be one connection too many for the bound is not opened:
     /// the first one is used instead (`*i` becomes 0).
-    fn shared_connection(&self, i: &mut usize, pid: u32, timeouts: Timeouts) -> Result<(Arc<Mux>, bool)> {
+    #[allow(clippy::type_complexity)]
+    fn shared_connection(&self, i: &mut usize, pid: u32, timeouts: Timeouts) -> Result<(Arc<Mux>, Option<Arc<Mutex<super::sentinel::Confirmed>>>, bool)> {
         let mut guard = self.shared[*i].lock();
         if let Some(s) = guard.as_ref().filter(|s| s.pid == pid && !s.mux.is_broken()) {
-            return Ok((s.mux.clone(), false));
+            return Ok((s.mux.clone(), s.confirmed.clone(), false));
         }
         if *i != 0 && !self.room_for_another(pid) {
             drop(guard);
@@ -439,9 +453,10 @@ impl Slot {
         // Opened by our parent before fork() (dropping our copy closes only our
         // descriptor), or closed: open another.
         *guard = None;
-        let mux = Arc::new(self.connect_shared(timeouts)?);
-        *guard = Some(Shared { pid, mux: mux.clone() });
-        Ok((mux, true))
+        let (mux, confirmed) = self.connect_shared(timeouts)?;
+        let confirmed = confirmed.map(|c| Arc::new(Mutex::new(c)));
+        *guard = Some(Shared { pid, mux: mux.clone(), confirmed: confirmed.clone() });
+        Ok((mux, confirmed, true))
     }
 
     /// Forgets shared connection `i` if it still is `mux` (another thread may
@@ -453,12 +468,36 @@ impl Slot {
         }
     }
 
-    fn connect_shared(&self, timeouts: Timeouts) -> Result<Mux> {
-        let login = super::wire::Login { db: self.target.db, username: self.target.username.as_deref(), password: self.target.password.as_deref() };
+    /// A shared connection to the server, or to the master the sentinels name
+    /// now (and when they named it).
+    fn connect_shared(&self, timeouts: Timeouts) -> Result<(Arc<Mux>, Option<super::sentinel::Confirmed>)> {
+        let login = super::wire::Login {
+            db: self.target.db,
+            username: self.target.username.as_deref(),
+            password: self.target.password.as_deref(),
+        };
+        let db = self.target.db;
+        if let Address::Sentinel(sentinels) = &self.target.address {
+            let open = |host: &str, port| {
+                let address = Address::Tcp { host: host.to_string(), port };
+                super::wire::open(&address, &login, timeouts).map(|s| Arc::new(Mux::new(s, db, timeouts.reply))).map_err(|e| cause(&e, None))
+            };
+            let role = |mux: &mut Arc<Mux>| super::sentinel::role_of(&mut Conn::shared(mux.clone(), timeouts.reply));
+            return match super::sentinel::connect_master_with(&self.target, sentinels, timeouts, open, role) {
+                Ok((mux, confirmed)) => {
+                    self.opened.fetch_add(1, Ordering::Relaxed);
+                    Ok((mux, Some(confirmed)))
+                }
+                Err(why) => {
+                    self.failures.fetch_add(1, Ordering::Relaxed);
+                    Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
+                }
+            };
+        }
         match super::wire::open(&self.target.address, &login, timeouts) {
             Ok(stream) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Mux::new(stream, self.target.db, timeouts.reply))
+                Ok((Arc::new(Mux::new(stream, db, timeouts.reply)), None))
             }
             Err(e) => Err(self.fail(&e)),
         }
