@@ -1,7 +1,8 @@
 //! Threads sharing one connection (`redis::mux`, `ratelimit.multiplex`):
 //! their decisions pipelined on one socket, each caller with its own reply,
 //! its own timeout and its own error; against a real redis-server, with real
-//! threads (what a thread-safe PHP's requests are).
+//! threads (what a thread-safe PHP's requests are). A stall is the server
+//! stopped (SIGSTOP) for a while: it answers nothing, and commands queue.
 //!
 //! Every thread decides on a fixed window of its own whose limit names the
 //! thread (`(t + 1) * 1e6`), so a reply handed to the wrong caller shows as a
@@ -87,18 +88,6 @@ fn decide_for(port: u16, test: &str, t: usize, run: Duration, reply: Duration) -
     (seen, failures, last_ok)
 }
 
-/// Keeps the server busy for `busy` (a script on a connection of its own),
-/// from `after` on: every client waits, as behind a slow command or a stall.
-fn stall(server: &RedisServer, after: Duration, busy: Duration) -> std::thread::JoinHandle<()> {
-    let mut conn = server.connection().unwrap();
-    let us = busy.as_micros().to_string();
-    std::thread::spawn(move || {
-        std::thread::sleep(after);
-        let spin = "local t = redis.call('TIME') local s = t[1] * 1000000 + t[2] \
-            while true do local n = redis.call('TIME') if n[1] * 1000000 + n[2] - s > tonumber(ARGV[1]) then return 1 end end";
-        let _: i64 = ::redis::cmd("EVAL").arg(spin).arg(0).arg(us).query(&mut conn).unwrap();
-    })
-}
 
 fn opts(reply: Duration) -> CallOptions {
     CallOptions { timeouts: Timeouts { connect: Duration::from_secs(2), reply }, ..OPTS }
@@ -185,7 +174,12 @@ fn a_stalled_server_times_callers_out_on_their_own_deadline_and_hands_no_one_a_l
     let Some(server) = support::start() else { return };
     let port = server.port;
     // 16 threads for 3 s, 0.3 s to reply; the server stalls for 1.2 s after 1 s.
-    let busy = stall(&server, Duration::from_secs(1), Duration::from_millis(1200));
+    let server = Arc::new(server);
+    let stalling = server.clone();
+    let busy = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(1));
+        stalling.stall(Duration::from_millis(1200));
+    });
     let seen = in_threads(16, move |t| {
         let (mut seen, failures, last_ok) = decide_for(port, "stall", t, Duration::from_secs(3), Duration::from_millis(300));
         for (waited, why) in failures {
@@ -242,8 +236,13 @@ fn a_restart_fails_only_the_calls_in_flight_and_the_threads_reconnect() {
 fn a_caller_alone_that_times_out_closes_the_connection_and_the_next_call_opens_another() {
     let Some(server) = support::start() else { return };
     let port = server.port;
-    let busy = stall(&server, Duration::from_millis(100), Duration::from_millis(800));
     let before = opened(&server);
+    let server = Arc::new(server);
+    let stalling = server.clone();
+    let busy = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stalling.stall(Duration::from_millis(800));
+    });
     let seen = in_threads(1, move |_| {
         let mine = own_window(port, "alone", 0);
         let mut seen = Seen::default();

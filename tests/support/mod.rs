@@ -101,6 +101,18 @@ impl RedisServer {
         let _ = self.child.wait();
     }
 
+    /// Stops the server for `d` (SIGSTOP, then SIGCONT): a stall on any
+    /// release (a script spinning on TIME does not end on Redis >= 7.2, whose
+    /// TIME in a script stands still). Connections still open, commands queue.
+    #[allow(dead_code)]
+    pub fn stall(&self, d: Duration) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: signals to our own child process.
+        unsafe { libc::kill(pid, libc::SIGSTOP) };
+        std::thread::sleep(d);
+        unsafe { libc::kill(pid, libc::SIGCONT) };
+    }
+
     /// Starts it again on the same port, empty (a restart).
     #[allow(dead_code)]
     pub fn start_again(&mut self) {

@@ -9,6 +9,9 @@
 // the server may have restarted empty, and the window starts again.
 // With $_GET['shared'] > 0 each call also consumes on one window all threads
 // share, whose limit is that number (exact counts).
+// With $_GET['stop'] (a file) it runs until that file exists, after saying it
+// started (the file "$_GET['stop'].<thread>"), then makes one more call with a
+// timeout of 5 s: whether the thread decides again once the fault is over.
 // Prints "done <thread> <decided> <failed> <foreign> <accepted on the shared
 // window> <last call ok 0|1>", then "foreign <detail>" (at most 3), "why
 // <message>" once per failure message, and "early <seconds> <message>" for a
@@ -19,6 +22,8 @@ $own = ($t + 1) * 1000000;
 $mine = new FixedWindowRateLimiter($url, "own:$t", 3600, $own);
 $shared = (int) ($_GET['shared'] ?? 0) > 0 ? new FixedWindowRateLimiter($url, 'shared', 3600, (int) $_GET['shared']) : null;
 $seconds = (float) ($_GET['seconds'] ?? 0);
+$stop = $_GET['stop'] ?? '';
+if ($stop !== '') touch("$stop.$t");
 $calls = (int) ($_GET['decisions'] ?? 0);
 $notBefore = (float) ($_GET['not_before'] ?? 0);
 $last = $own;
@@ -35,7 +40,18 @@ $fail = function (Throwable $e, float $at) use (&$failed, &$failedSoFar, &$why, 
     if ($waited < $notBefore) $early[] = sprintf('%.3f %s', $waited, $e->getMessage());
 };
 $started = microtime(true);
-for ($i = 0; $seconds > 0 ? microtime(true) - $started < $seconds : $i < $calls; $i++) {
+$more = function (int $i) use ($stop, $seconds, $started, $calls): bool {
+    if ($stop !== '') {
+        clearstatcache();
+        return !file_exists($stop);
+    }
+    return $seconds > 0 ? microtime(true) - $started < $seconds : $i < $calls;
+};
+for ($i = 0; ; $i++) {
+    $final = !$more($i);
+    if ($final && $stop === '') break;
+    // After the stop: one more call, with room to answer.
+    if ($final) ini_set('ratelimit.timeout', '5');
     $at = microtime(true);
     try {
         $r = $mine->consume();
@@ -51,6 +67,7 @@ for ($i = 0; $seconds > 0 ? microtime(true) - $started < $seconds : $i < $calls;
     } catch (RateLimiterException $e) {
         $fail($e, $at);
     }
+    if ($final) break;
     if ($shared) {
         $at = microtime(true);
         try {
