@@ -33,12 +33,11 @@
 //! when the sentinels name another master (asked at most once a second,
 //! `sentinel::Confirmed`): a master failed over while still up is left at once.
 //!
-//! Under a thread-safe PHP a single server's (TCP or unix socket) threads do
-//! not take a lane each: they share one connection (`mux`), each command
-//! written at once and pipelined with the others in flight, so concurrent
-//! decisions share their round trips and Redis its system calls
-//! (`ratelimit.multiplex`: how many such connections per target, or `off` for
-//! the lanes). Each call still waits for its own reply with its own timeout;
+//! Under a thread-safe PHP the threads calling a single server (TCP or unix
+//! socket) do not take a lane each: they share one connection (`mux`), their
+//! commands pipelined in batches, so concurrent decisions share their round
+//! trips and Redis its system calls (`ratelimit.multiplex`: how many such
+//! connections per target, or `off` for the lanes). Each call still waits for its own reply with its own timeout;
 //! the rules above hold for them too, with one change: a caller that times out
 //! leaves the connection to the others still waiting on it, and its late reply
 //! is read and dropped there (`mux`); the connection closes once no caller
