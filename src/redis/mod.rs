@@ -7,7 +7,7 @@
 //! (`sentinel_target`) and finding their master (`sentinel`); Redis Cluster's
 //! slots (`cluster_slot`). Under threads a single server's connection is
 //! shared by the process's threads (`mux`, over a socket of its own: `wire`,
-//! whose replies `frames` reads).
+//! over TLS `wire_tls`; `frames` reads its replies).
 pub mod cluster_slot;
 pub mod conn;
 pub mod counter;
@@ -25,3 +25,4 @@ pub mod sentinel_target;
 pub mod target;
 pub mod tls;
 pub mod wire;
+pub mod wire_tls;

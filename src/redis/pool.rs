@@ -41,8 +41,8 @@
 //! the rules above hold for them too, with one change: a caller that times out
 //! leaves the connection to the others still waiting on it, and its late reply
 //! is read and dropped there (`mux`); the connection closes once no caller
-//! is left waiting on it. A Sentinel target's master is shared the same way;
-//! a cluster and TLS keep the lanes.
+//! is left waiting on it. A Sentinel target's master and TLS are shared the
+//! same way; a cluster keeps the lanes.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -311,10 +311,10 @@ impl Slot {
     }
 
     /// Whether this target's calls may share a connection: a single server,
-    /// or a Sentinel target's master, over TCP or a unix socket (a cluster
-    /// routes each command itself; TLS keeps redis-rs's connections).
+    /// or a Sentinel target's master (TCP, TLS or a unix socket); not a
+    /// cluster, whose connection routes each command itself.
     fn shareable(&self) -> bool {
-        matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_)) && self.target.tls.is_none()
+        matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_))
     }
 
     /// Runs `op` on this target's connection, opening it if needed.
@@ -476,10 +476,15 @@ impl Slot {
             password: self.target.password.as_deref(),
         };
         let db = self.target.db;
+        let tls = self.target.tls.as_ref();
         if let Address::Sentinel(sentinels) = &self.target.address {
             let open = |host: &str, port| {
                 let address = Address::Tcp { host: host.to_string(), port };
-                super::wire::open(&address, &login, timeouts).map(|s| Arc::new(Mux::new(s, db, timeouts.reply))).map_err(|e| cause(&e, None))
+                match super::wire::open(&address, tls, &login, timeouts) {
+                    Ok(s) => Ok(Arc::new(Mux::new(s, db, timeouts.reply))),
+                    Err(OpenError::Setup(why)) => Err(why),
+                    Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
+                }
             };
             let role = |mux: &mut Arc<Mux>| super::sentinel::role_of(&mut Conn::shared(mux.clone(), timeouts.reply));
             return match super::sentinel::connect_master_with(&self.target, sentinels, timeouts, open, role) {
@@ -493,12 +498,16 @@ impl Slot {
                 }
             };
         }
-        match super::wire::open(&self.target.address, &login, timeouts) {
+        match super::wire::open(&self.target.address, tls, &login, timeouts) {
             Ok(stream) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
                 Ok((Arc::new(Mux::new(stream, db, timeouts.reply)), None))
             }
-            Err(e) => Err(self.fail(&e)),
+            Err(OpenError::Setup(why)) => {
+                self.failures.fetch_add(1, Ordering::Relaxed);
+                Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
+            }
+            Err(OpenError::Redis(e)) => Err(self.fail(&e)),
         }
     }
 

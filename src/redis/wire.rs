@@ -2,7 +2,8 @@
 //! commands while another reads replies: what the shared connection (`mux`)
 //! is built on. redis-rs's own connection keeps its socket to itself, so this
 //! opens it: TCP (Nagle off, since commands of several callers follow each
-//! other before the first reply is back) or a unix socket, then the same
+//! other before the first reply is back), TLS over TCP (`wire_tls`) or a unix
+//! socket, then the same
 //! set-up redis-rs does on a RESP2 connection (AUTH when there is a password,
 //! SELECT when the db is not 0), with the same errors, so a caller cannot tell
 //! which kind of connection refused it.
@@ -15,15 +16,17 @@ use std::time::{Duration, Instant};
 use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
 use super::frames;
-use super::open::Timeouts;
+use super::open::{OpenError, Timeouts};
 use super::resp;
-use super::target::Address;
+use super::target::{Address, Tls};
+use super::wire_tls::TlsStream;
 
 /// A connected socket. Reads and writes go through `&Stream`, so one thread
 /// may read while another writes.
 pub enum Stream {
     Tcp(TcpStream),
     Unix(UnixStream),
+    Tls(Box<TlsStream>),
 }
 
 impl Stream {
@@ -31,6 +34,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => (&*s).read(buf),
             Stream::Unix(s) => (&*s).read(buf),
+            Stream::Tls(s) => s.read(buf),
         }
     }
 
@@ -38,6 +42,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => (&*s).write_all(buf),
             Stream::Unix(s) => (&*s).write_all(buf),
+            Stream::Tls(s) => s.write_all(buf),
         }
     }
 
@@ -48,6 +53,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => s.set_read_timeout(d),
             Stream::Unix(s) => s.set_read_timeout(d),
+            Stream::Tls(s) => s.tcp().set_read_timeout(d),
         }
     }
 
@@ -56,6 +62,7 @@ impl Stream {
         match self {
             Stream::Tcp(s) => s.set_write_timeout(d),
             Stream::Unix(s) => s.set_write_timeout(d),
+            Stream::Tls(s) => s.tcp().set_write_timeout(d),
         }
     }
 
@@ -67,6 +74,7 @@ impl Stream {
         let _ = match self {
             Stream::Tcp(s) => s.shutdown(Shutdown::Both),
             Stream::Unix(s) => s.shutdown(Shutdown::Both),
+            Stream::Tls(s) => s.tcp().shutdown(Shutdown::Both),
         };
     }
 }
@@ -78,24 +86,38 @@ pub struct Login<'a> {
     pub password: Option<&'a str>,
 }
 
-/// A socket to `address` (TCP or unix) with the connection's set-up done,
-/// within the connect timeout (as redis-rs: the set-up gets what is left of
-/// it), then the reply timeout on both directions.
-pub fn open(address: &Address, login: &Login, timeouts: Timeouts) -> RedisResult<Stream> {
+/// A socket to `address` (TCP, TLS when `tls` says, or unix) with the
+/// connection's set-up done, within the connect timeout (as redis-rs: the
+/// TLS handshake and the set-up get what is left of it), then the reply
+/// timeout on both directions. TLS files that cannot be used are an
+/// `OpenError::Setup`, found before anything is sent.
+pub fn open(address: &Address, tls: Option<&Tls>, login: &Login, timeouts: Timeouts) -> Result<Stream, OpenError> {
+    let config = tls.map(super::wire_tls::config).transpose()?;
     let started = Instant::now();
-    let stream = match address {
-        Address::Tcp { host, port } => Stream::Tcp(connect_tcp(host, *port, timeouts.connect)?),
-        Address::Unix { path } => Stream::Unix(UnixStream::connect(path)?),
-        Address::Cluster { .. } | Address::Sentinel(_) => unreachable!("a single server"),
+    let left = || -> RedisResult<Duration> {
+        let left = timeouts.connect.checked_sub(started.elapsed()).filter(|d| !d.is_zero());
+        left.ok_or_else(|| io::Error::new(io::ErrorKind::TimedOut, "Connection timed out").into())
     };
-    let left = timeouts.connect.checked_sub(started.elapsed()).filter(|d| !d.is_zero());
-    let Some(left) = left else { return Err(io::Error::new(io::ErrorKind::TimedOut, "Connection timed out").into()) };
-    stream.set_read_timeout(left)?;
-    stream.set_write_timeout(left)?;
-    set_up(&stream, login, true)?;
-    stream.set_read_timeout(timeouts.reply)?;
-    stream.set_write_timeout(timeouts.reply)?;
-    Ok(stream)
+    let connect = || -> RedisResult<Stream> {
+        let stream = match (address, config) {
+            (Address::Tcp { host, port }, Some(config)) => {
+                let tcp = connect_tcp(host, *port, timeouts.connect)?;
+                tcp.set_read_timeout(Some(left()?))?;
+                tcp.set_write_timeout(Some(left()?))?;
+                Stream::Tls(Box::new(super::wire_tls::connect(tcp, host, config)?))
+            }
+            (Address::Tcp { host, port }, None) => Stream::Tcp(connect_tcp(host, *port, timeouts.connect)?),
+            (Address::Unix { path }, _) => Stream::Unix(UnixStream::connect(path)?),
+            (Address::Cluster { .. } | Address::Sentinel(_), _) => unreachable!("a single server"),
+        };
+        stream.set_read_timeout(left()?)?;
+        stream.set_write_timeout(left()?)?;
+        set_up(&stream, login, true)?;
+        stream.set_read_timeout(timeouts.reply)?;
+        stream.set_write_timeout(timeouts.reply)?;
+        Ok(stream)
+    };
+    connect().map_err(OpenError::Redis)
 }
 
 /// TCP to the first address `host` resolves to that accepts, as redis-rs connects.
