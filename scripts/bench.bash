@@ -39,7 +39,8 @@ redis_stop
 # (chroot: root only; RATELIMIT_MATRIX_DIR as for make zts). Measured there
 # when make zts has built it; building it (about half an hour) is left to
 # make zts. Its plot, docs/threads.png, is drawn here from the data lines it
-# prints after its section ("plot<TAB>callers<TAB>…").
+# prints after its section ("plot<TAB>callers<TAB>…"), and its figures replace
+# those of docs/threads.md (between its threads-table markers).
 zts_ready=${RATELIMIT_MATRIX_DIR:-/var/cache/ratelimit-matrix}/roots/trixie-zts/usr/local/etc/php/.ratelimit-php
 threads_missing() {
   printf '\n## Threads: one process against PHP-FPM (issues 22, 34)\n\n%s\n' "$1" >> BENCHMARKS.md
@@ -52,6 +53,11 @@ if [ "${BENCH_QUICK:-}" != 1 ] && [ "$(id -u)" = 0 ] && [ -f "$zts_ready" ]; the
     printf '\n%s\n' "$section" >> BENCHMARKS.md
     printf '\n![decisions per Redis core-second, threads against php-fpm](docs/threads.png)\n' >> BENCHMARKS.md
     gnuplot -e "dat='$OUT/threads.dat'; png='docs/threads.png'; title='Decisions per Redis core-second, $(date -u +%Y-%m-%d)'" bench/threads.gnuplot
+    # docs/threads.md shows the same figures: from the load line to the end of the section.
+    sed -n '/^Load average/,$p' <<<"$section" >"$OUT/threads-figures.md"
+    php -n -r '$doc = file_get_contents("docs/threads.md"); $figures = rtrim(file_get_contents($argv[1]));
+      $new = preg_replace_callback("/(<!-- threads-table:begin -->\n).*?(\n<!-- threads-table:end -->)/s", fn ($m) => $m[1] . $figures . $m[2], $doc, 1, $n);
+      $n === 1 ? file_put_contents("docs/threads.md", $new) : fwrite(STDERR, "docs/threads.md: no threads-table markers\n");' "$OUT/threads-figures.md"
   else
     threads_missing "Failed in this run:
 
