@@ -88,7 +88,6 @@ fn decide_for(port: u16, test: &str, t: usize, run: Duration, reply: Duration) -
     (seen, failures, last_ok)
 }
 
-
 fn opts(reply: Duration) -> CallOptions {
     CallOptions { timeouts: Timeouts { connect: Duration::from_secs(2), reply }, ..OPTS }
 }

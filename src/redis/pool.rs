@@ -439,7 +439,12 @@ impl Slot {
     /// that would be one connection too many for the bound is not opened:
     /// the first one is used instead (`*i` becomes 0).
     #[allow(clippy::type_complexity)]
-    fn shared_connection(&self, i: &mut usize, pid: u32, timeouts: Timeouts) -> Result<(Arc<Mux>, Option<Arc<Mutex<super::sentinel::Confirmed>>>, bool)> {
+    fn shared_connection(
+        &self,
+        i: &mut usize,
+        pid: u32,
+        timeouts: Timeouts,
+    ) -> Result<(Arc<Mux>, Option<Arc<Mutex<super::sentinel::Confirmed>>>, bool)> {
         let mut guard = self.shared[*i].lock();
         if let Some(s) = guard.as_ref().filter(|s| s.pid == pid && !s.mux.is_broken()) {
             return Ok((s.mux.clone(), s.confirmed.clone(), false));
@@ -470,11 +475,7 @@ impl Slot {
     /// A shared connection to the server, or to the master the sentinels name
     /// now (and when they named it).
     fn connect_shared(&self, timeouts: Timeouts) -> Result<(Arc<Mux>, Option<super::sentinel::Confirmed>)> {
-        let login = super::wire::Login {
-            db: self.target.db,
-            username: self.target.username.as_deref(),
-            password: self.target.password.as_deref(),
-        };
+        let login = super::wire::Login { db: self.target.db, username: self.target.username.as_deref(), password: self.target.password.as_deref() };
         let db = self.target.db;
         let tls = self.target.tls.as_ref();
         if let Address::Sentinel(sentinels) = &self.target.address {

@@ -142,7 +142,8 @@ fn parse(files: &::redis::TlsCertificates) -> RedisResult<(Option<ClientCert>, O
             let chain = CertificateDer::pem_slice_iter(&c.client_cert)
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| io::Error::other(format!("Unable to parse client certificate chain PEM: {e}")))?;
-            let key = PrivateKeyDer::from_pem_slice(&c.client_key).map_err(|e| io::Error::other(format!("Unable to extract private key from PEM file: {e}")))?;
+            let key = PrivateKeyDer::from_pem_slice(&c.client_key)
+                .map_err(|e| io::Error::other(format!("Unable to extract private key from PEM file: {e}")))?;
             Some((chain, key))
         }
         None => None,
@@ -179,11 +180,21 @@ impl ServerCertVerifier for NoVerification {
         Ok(ServerCertVerified::assertion())
     }
 
-    fn verify_tls12_signature(&self, _m: &[u8], _c: &CertificateDer<'_>, _d: &DigitallySignedStruct) -> Result<HandshakeSignatureValid, rustls::Error> {
+    fn verify_tls12_signature(
+        &self,
+        _m: &[u8],
+        _c: &CertificateDer<'_>,
+        _d: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
         Ok(HandshakeSignatureValid::assertion())
     }
 
-    fn verify_tls13_signature(&self, _m: &[u8], _c: &CertificateDer<'_>, _d: &DigitallySignedStruct) -> Result<HandshakeSignatureValid, rustls::Error> {
+    fn verify_tls13_signature(
+        &self,
+        _m: &[u8],
+        _c: &CertificateDer<'_>,
+        _d: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
         Ok(HandshakeSignatureValid::assertion())
     }
 
