@@ -1,7 +1,7 @@
 //! One connection shared by the threads of a process (a thread-safe PHP:
-//! FrankenPHP, Apache's event MPM): every caller's command is written as soon
-//! as it is ready, behind the others in flight, and the replies, which Redis
-//! sends in the order it read the commands, are handed back in that order.
+//! FrankenPHP, Apache's event MPM): every caller's command is pipelined behind
+//! the others in flight, and the replies, which Redis sends in the order it
+//! read the commands, are handed back in that order.
 //! Concurrent callers' commands then often leave in one `write()` and their
 //! replies come back in one `read()`, and Redis pays its per-request system
 //! calls once per batch instead of once per decision (redis-rs's multiplexed
