@@ -204,7 +204,9 @@ impl Mux {
             return Err(io::Error::new(io::ErrorKind::NotConnected, "the shared connection was closed").into());
         }
         let ticket = state.first + state.calls.len() as u64;
-        let raw = REPLIES.take();
+        let mut raw = REPLIES.take();
+        // Room for a decision's replies, allocated here, by the thread that frees it.
+        raw.reserve(512);
         state.calls.push_back(Call { want, got: 0, raw, status: Status::Waiting, waiter: std::thread::current() });
         state.waiting += 1;
         state.out.extend_from_slice(packed);
