@@ -127,11 +127,11 @@ impl Conn {
     }
 
     /// One caller's handle on a shared connection; what the connection knows
-    /// of its server (`module`) is the shared one's, which the pool keeps
-    /// (`mux::Mux::module`).
+    /// of its server (`module`, `peeks_by_script`) is the shared one's, which
+    /// the pool keeps (`mux::Mux::module`, `mux::Mux::peeks_by_script`).
     pub fn shared(mux: Arc<Mux>, reply: Duration) -> Self {
-        let module = mux.module();
-        Conn { link: Link::Shared(mux, reply), module, peeks_by_script: false }
+        let (module, peeks_by_script) = (mux.module(), mux.peeks_by_script());
+        Conn { link: Link::Shared(mux, reply), module, peeks_by_script }
     }
 
     pub fn is_cluster(&self) -> bool {

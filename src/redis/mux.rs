@@ -47,7 +47,7 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
@@ -127,6 +127,8 @@ pub struct Mux {
     in_flight: AtomicUsize,
     /// What the connection has learnt of its server (`Conn::module`): 0 not asked, 1 no, 2 yes.
     module: AtomicU8,
+    /// Whether a peek found no function library on its server (`Conn::peeks_by_script`).
+    peeks_by_script: AtomicBool,
     /// The database it selected.
     pub db: i64,
 }
@@ -154,6 +156,7 @@ impl Mux {
             read: Mutex::new(ReadSide { buf: vec![0; READ_CHUNK], frames: Vec::new(), start: 0, end: 0, timeout }),
             in_flight: AtomicUsize::new(0),
             module: AtomicU8::new(0),
+            peeks_by_script: AtomicBool::new(false),
             db,
         }
     }
@@ -172,6 +175,15 @@ impl Mux {
             2 => Some(true),
             _ => None,
         }
+    }
+
+    pub fn peeks_by_script(&self) -> bool {
+        self.peeks_by_script.load(Ordering::Relaxed)
+    }
+
+    /// Once learnt, for the connection's life (as on a connection of one's own).
+    pub fn set_peeks_by_script(&self) {
+        self.peeks_by_script.store(true, Ordering::Relaxed);
     }
 
     pub fn set_module(&self, module: Option<bool>) {

@@ -417,6 +417,9 @@ impl Slot {
             if conn.module != learnt {
                 mux.set_module(conn.module);
             }
+            if conn.peeks_by_script {
+                mux.set_peeks_by_script();
+            }
             match result {
                 Ok(v) => return Ok(v),
                 // The connection stays for the callers still waiting on it; it
