@@ -37,12 +37,12 @@
 //! socket) do not take a lane each: they share one connection (`mux`), their
 //! commands pipelined in batches, so concurrent decisions share their round
 //! trips and Redis its system calls (`ratelimit.multiplex`: how many such
-//! connections per target, or `off` for the lanes). Each call still waits for its own reply with its own timeout;
-//! the rules above hold for them too, with one change: a caller that times out
-//! leaves the connection to the others still waiting on it, and its late reply
-//! is read and dropped there (`mux`); the connection closes once no caller
-//! is left waiting on it. A Sentinel target's master and TLS are shared the
-//! same way; a cluster keeps the lanes.
+//! connections per target, or `off` for the lanes). Each call still waits for
+//! its own reply with its own timeout; the rules above hold for them too, with
+//! one change: a caller that times out leaves the connection to the others
+//! still waiting on it, and its late reply is read and dropped there (`mux`);
+//! the connection closes once no caller is left waiting on it. A Sentinel
+//! target's master and TLS are shared the same way; a cluster keeps the lanes.
 
 use std::cell::Cell;
 use std::collections::HashMap;
