@@ -76,7 +76,7 @@ not_installed() {
 to_install() {
   local sim
   [ $# -gt 0 ] || return 0
-  sim=$(apt-get install -s -qq --no-upgrade "$@" 2>&1) || return 1
+  sim=$(apt-get install -s -qq --no-upgrade "${apt_options[@]}" "$@" 2>&1) || return 1
   awk '/^Inst / && $3 !~ /^\[/ {print $2}' <<<"$sim"
 }
 
@@ -106,6 +106,11 @@ EOF
   echo "make deps: $foreign_php (PHP $version) is no Debian package's: ratelimit-php-on-path provides it to the framework packages"
 }
 
+# Beside a PHP no Debian package owns, recommends are left out: composer's
+# php-zip is Debian's PHP (php8.4-zip, php8.4-common).
+apt_options=()
+[ -z "$foreign_php" ] || apt_options=(--no-install-recommends)
+
 want=("${php_packages[@]}" "${packages[@]}")
 # The quick answer from dpkg alone; apt is asked only about what dpkg has not
 # installed under that name (a virtual package, phpredis where Debian has none).
@@ -129,4 +134,4 @@ if [ -n "$foreign_php" ]; then
   fi
 fi
 echo "installing:" $missing
-$sudo apt-get install -y -qq --no-upgrade "${want[@]}" >/dev/null
+$sudo apt-get install -y -qq --no-upgrade "${apt_options[@]}" "${want[@]}" >/dev/null
