@@ -15,6 +15,10 @@
 //! - `zend_ini_modified_bool` (PHP >= 8.6): `zend_ini_entry.modified` is a
 //!   `bool` (before: `uint8_t`).
 //!
+//! And `php_zts` for a thread-safe PHP, as ext-php-rs sets it for itself: the
+//! connection pool shares connections between the threads of such a PHP
+//! (`redis::pool::THREADED`).
+//!
 //! The version is read from `php-config --vernum`, the same php-config whose
 //! headers ext-php-rs's bindings are generated from (`PHP_CONFIG`, else
 //! `php-config` on `PATH`), and checked against the `php` whose API version
@@ -39,6 +43,9 @@ fn main() -> anyhow::Result<()> {
     let version: ApiVersion = api.try_into()?;
     emit_check_cfg();
     emit_php_cfg_flags(version);
+    if info.thread_safety()? {
+        println!("cargo:rustc-cfg=php_zts");
+    }
 
     let php_config = std::env::var("PHP_CONFIG").unwrap_or_else(|_| "php-config".to_string());
     let ask = |option: &str| -> anyhow::Result<String> {

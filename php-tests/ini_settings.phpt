@@ -26,6 +26,11 @@ foreach (['0', '-3', '1.5', 'many', '65537'] as $bad) {
     var_dump(ini_set('ratelimit.max_connections', $bad));
 }
 var_dump(ini_get('ratelimit.max_connections'));
+echo "-- ratelimit.multiplex: auto, off or 1 to 8 shared connections\n";
+var_dump(ini_get('ratelimit.multiplex'));
+foreach (['off', '8', 'auto', '1'] as $ok) var_dump(ini_set('ratelimit.multiplex', $ok) !== false);
+foreach (['9', '0.5', 'many', '-1'] as $bad) var_dump(ini_set('ratelimit.multiplex', $bad));
+var_dump(ini_get('ratelimit.multiplex'));
 ?>
 --EXPECT--
 ratelimit.redis_url = 'redis://127.0.0.1:6379'
@@ -67,3 +72,14 @@ bool(false)
 bool(false)
 bool(false)
 string(1) "8"
+-- ratelimit.multiplex: auto, off or 1 to 8 shared connections
+string(4) "auto"
+bool(true)
+bool(true)
+bool(true)
+bool(true)
+bool(false)
+bool(false)
+bool(false)
+bool(false)
+string(1) "1"

@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(11) {
+array(12) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -49,6 +49,8 @@ array(11) {
   string(17) "ratelimit.dry_run"
   [10]=>
   string(17) "ratelimit.metrics"
+  [11]=>
+  string(19) "ratelimit.multiplex"
 }
 string $id = ''
 int $cost = 1

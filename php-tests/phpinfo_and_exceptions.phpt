@@ -51,6 +51,7 @@ ratelimit.max_connections => 64 => 64
 ratelimit.server_module => auto => auto
 ratelimit.dry_run => 0 => 0
 ratelimit.metrics => off => off
+ratelimit.multiplex => auto => auto
 
 Connection pool (this process) => State
 max connections => 64

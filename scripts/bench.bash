@@ -35,20 +35,38 @@ BENCH_REDIS_PORT=$REDIS_PORT BENCH_REDIS_SOCKET=$REDIS_SOCKET \
 redis_stop
 
 "${PHP[@]}" bench/report.php "$OUT/results.json" "$OUT/plot.dat" > BENCHMARKS.md
-# The threads row needs a thread-safe PHP: make zts's, in its Debian root
-# (chroot: root only). Measured there when make zts has built it; building
-# it (about half an hour) is left to make zts.
-zts_ready=/var/cache/ratelimit-matrix/roots/trixie-zts/usr/local/etc/php/.ratelimit-php
+# The threads table needs a thread-safe PHP: make zts's, in its Debian root
+# (chroot: root only; RATELIMIT_MATRIX_DIR as for make zts). Measured there
+# when make zts has built it; building it (about half an hour) is left to
+# make zts. Its plot, docs/threads.png, is drawn here from the data lines it
+# prints after its section ("plot<TAB>callers<TAB>…"), and its figures replace
+# those of docs/threads.md (between its threads-table markers).
+zts_ready=${RATELIMIT_MATRIX_DIR:-/var/cache/ratelimit-matrix}/roots/trixie-zts/usr/local/etc/php/.ratelimit-php
+threads_missing() {
+  printf '\n## Threads: one process against PHP-FPM (issues 22, 34)\n\n%s\n' "$1" >> BENCHMARKS.md
+}
 if [ "${BENCH_QUICK:-}" != 1 ] && [ "$(id -u)" = 0 ] && [ -f "$zts_ready" ]; then
   RATELIMIT_PHP_TARGET=bench-threads scripts/php-from-source.bash zts >"$OUT/threads.txt" 2>&1 || true
-  section=$(sed -n '/^## Threads: one process against PHP-FPM/,/^Redis accepted/p' "$OUT/threads.txt")
-  if [ -n "$section" ]; then
+  section=$(sed -n '/^## Threads: one process against PHP-FPM/,$p' "$OUT/threads.txt" | grep -av $'^plot\t' | sed '/^make: /,$d')
+  grep -a $'^plot\t' "$OUT/threads.txt" | cut -f2- > "$OUT/threads.dat" || true
+  if [ -n "$section" ] && [ -s "$OUT/threads.dat" ]; then
     printf '\n%s\n' "$section" >> BENCHMARKS.md
+    printf '\n![decisions per Redis core-second, threads against php-fpm](docs/threads.png)\n' >> BENCHMARKS.md
+    gnuplot -e "dat='$OUT/threads.dat'; png='docs/threads.png'; title='Decisions per Redis core-second, $(date -u +%Y-%m-%d)'" bench/threads.gnuplot
+    # docs/threads.md shows the same figures: from the load line to the end of the section.
+    sed -n '/^Load average/,$p' <<<"$section" >"$OUT/threads-figures.md"
+    php -n -r '$doc = file_get_contents("docs/threads.md"); $figures = rtrim(file_get_contents($argv[1]));
+      $new = preg_replace_callback("/(<!-- threads-table:begin -->\n).*?(\n<!-- threads-table:end -->)/s", fn ($m) => $m[1] . $figures . $m[2], $doc, 1, $n);
+      $n === 1 ? file_put_contents("docs/threads.md", $new) : fwrite(STDERR, "docs/threads.md: no threads-table markers\n");' "$OUT/threads-figures.md"
   else
-    printf '\n## Threads: one process against PHP-FPM (issue 22)\n\nFailed in this run:\n\n```\n%s\n```\n' "$(tail -20 "$OUT/threads.txt")" >> BENCHMARKS.md
+    threads_missing "Failed in this run:
+
+\`\`\`
+$(tail -20 "$OUT/threads.txt")
+\`\`\`"
   fi
 else
-  printf '\n## Threads: one process against PHP-FPM (issue 22)\n\nNot measured in this run: it needs the thread-safe PHP that `make zts` builds (as root), then `make bench` again.\n' >> BENCHMARKS.md
+  threads_missing 'Not measured in this run: it needs the thread-safe PHP that `make zts` builds (as root), then `make bench` again (BENCH_QUICK=1 leaves it out; `BENCH_QUICK=1 RATELIMIT_PHP_TARGET=bench-threads scripts/php-from-source.bash zts` checks it alone).'
 fi
 rows=$(wc -l < "$OUT/plot.dat")
 title="µs per decision, one PHP process, $(date -u +%Y-%m-%d)"

@@ -41,8 +41,7 @@ if [ -z "$php_version" ] && [ -n "$php_on_path" ]; then
   fi
 fi
 if [ -z "$foreign_php" ]; then
-  # php-predis: Debian 12 has it as a virtual package of php-nrk-predis (1.1).
-  php_packages=("php$php_version-dev" "php$php_version-cli" "php$php_version-fpm" php-predis)
+  php_packages=("php$php_version-dev" "php$php_version-cli" "php$php_version-fpm")
   # What the framework packages ask of PHP, named for this version, so that
   # apt takes this PHP's modules and not the distribution default's.
   [ -z "$php_version" ] || php_packages+=("php$php_version-mbstring" "php$php_version-xml" "php$php_version-intl")
@@ -54,10 +53,12 @@ phpredis_package() {
   return 0
 }
 
+# php-predis (plain PHP, for any PHP: the Laravel tests' predis client; Debian 12
+# has it as a virtual package of php-nrk-predis, 1.1).
 # composer: the framework tests' Symfony kernel takes Composer\InstalledVersions
 # (Composer's runtime API, which FrameworkBundle asks) from it.
 packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils
-  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
+  php-predis php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
   dpkg-dev gnuplot-nox openssl
   python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
 
@@ -76,7 +77,7 @@ not_installed() {
 to_install() {
   local sim
   [ $# -gt 0 ] || return 0
-  sim=$(apt-get install -s -qq --no-upgrade "$@" 2>&1) || return 1
+  sim=$(apt-get install -s -qq --no-upgrade "${apt_options[@]}" "$@" 2>&1) || return 1
   awk '/^Inst / && $3 !~ /^\[/ {print $2}' <<<"$sim"
 }
 
@@ -106,6 +107,11 @@ EOF
   echo "make deps: $foreign_php (PHP $version) is no Debian package's: ratelimit-php-on-path provides it to the framework packages"
 }
 
+# Beside a PHP no Debian package owns, recommends are left out: composer's
+# php-zip is Debian's PHP (php8.4-zip, php8.4-common).
+apt_options=()
+[ -z "$foreign_php" ] || apt_options=(--no-install-recommends)
+
 want=("${php_packages[@]}" "${packages[@]}")
 # The quick answer from dpkg alone; apt is asked only about what dpkg has not
 # installed under that name (a virtual package, phpredis where Debian has none).
@@ -129,4 +135,4 @@ if [ -n "$foreign_php" ]; then
   fi
 fi
 echo "installing:" $missing
-$sudo apt-get install -y -qq --no-upgrade "${want[@]}" >/dev/null
+$sudo apt-get install -y -qq --no-upgrade "${apt_options[@]}" "${want[@]}" >/dev/null

@@ -22,7 +22,8 @@
 #                          instead of apt-get source php8.4 (a mirror without that source)
 #   RATELIMIT_PHPREDIS_SRC the same for phpredis instead of apt-get source php-redis
 #   RATELIMIT_PHP_REBUILD=1 build PHP and phpredis again even when the root has them
-#   RATELIMIT_PHP_TARGET=x run make x there instead of the tests (make bench: bench-threads)
+#   RATELIMIT_PHP_TARGET=x run make x there instead of the tests (make bench: bench-threads,
+#                          with BENCH_QUICK, BENCH_THREADS_ROUNDS, BENCH_THREADS_DECISIONS passed on)
 # Log: /var/cache/ratelimit-matrix/logs/php-FLAVOUR.log. Ends "N passed, N failed".
 set -uo pipefail
 # One compound command, read whole before it runs (as scripts/matrix.bash).
@@ -54,6 +55,7 @@ done
 
 echo "== PHP 8.4 from source, flavour $flavour, in $root/usr/local (log: $log)"
 in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" "${given[@]}" \
+  BENCH_QUICK="${BENCH_QUICK:-}" BENCH_THREADS_ROUNDS="${BENCH_THREADS_ROUNDS:-}" BENCH_THREADS_DECISIONS="${BENCH_THREADS_DECISIONS:-}" \
   nice -n 19 bash /build/ratelimit/scripts/php-from-source-root.bash "$flavour" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 stop_processes_in "$root"

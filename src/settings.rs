@@ -201,6 +201,26 @@ fn apply_metrics(v: &[u8]) -> bool {
         None => false,
     }
 }
+/// `ratelimit.multiplex`: `auto`, `off` (php.ini hands a bare `off` over as
+/// ""), or how many shared connections per target, 1 to `pool::LANES`.
+pub fn parse_multiplex(s: &str) -> Option<crate::redis::pool::Multiplex> {
+    use crate::redis::pool::{Multiplex, LANES};
+    let s = s.trim().to_ascii_lowercase();
+    match s.as_str() {
+        "auto" => Some(Multiplex::Auto),
+        "off" | "" | "0" => Some(Multiplex::Off),
+        n => n.parse::<usize>().ok().filter(|n| (1..=LANES).contains(n) && s.bytes().all(|b| b.is_ascii_digit())).map(Multiplex::Shared),
+    }
+}
+fn apply_multiplex(v: &[u8]) -> bool {
+    match std::str::from_utf8(v).ok().and_then(parse_multiplex) {
+        Some(m) => {
+            crate::redis::pool::set_multiplex(m);
+            true
+        }
+        None => false,
+    }
+}
 
 /// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
 /// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
@@ -223,7 +243,7 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 11] = [
+static APPLIERS: [Apply; 12] = [
     apply_redis_url,
     apply_connect_timeout,
     apply_timeout,
@@ -235,6 +255,7 @@ static APPLIERS: [Apply; 11] = [
     apply_server_module,
     apply_dry_run,
     apply_metrics,
+    apply_multiplex,
 ];
 
 const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
@@ -252,7 +273,7 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
     with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::ini_display::redis_url_displayer),
     entry(c"ratelimit.connect_timeout", c"1.0", 1),
     entry(c"ratelimit.timeout", c"1.0", 2),
@@ -264,6 +285,7 @@ pub static INI_ENTRIES: IniEntryDefs<12> = IniEntryDefs::new([
     entry(c"ratelimit.server_module", c"auto", 8),
     entry(c"ratelimit.dry_run", c"0", 9),
     entry(c"ratelimit.metrics", c"off", 10),
+    entry(c"ratelimit.multiplex", c"auto", 11),
     IniEntryDef::end(),
 ]);
 
@@ -320,6 +342,19 @@ mod tests {
         assert!(!apply_metrics(b"on"));
         assert!(!apply_dry_run(b"maybe"));
         apply_metrics(b"off");
+    }
+
+    #[test]
+    fn multiplex_is_auto_off_or_a_count_of_shared_connections() {
+        use crate::redis::pool::Multiplex;
+        for (v, m) in [("auto", Multiplex::Auto), (" AUTO ", Multiplex::Auto), ("off", Multiplex::Off), ("", Multiplex::Off), ("0", Multiplex::Off)] {
+            assert_eq!(parse_multiplex(v), Some(m), "{v:?}");
+        }
+        assert_eq!(parse_multiplex("1"), Some(Multiplex::Shared(1)));
+        assert_eq!(parse_multiplex("8"), Some(Multiplex::Shared(8)));
+        for bad in ["9", "-1", "1.5", "+2", "on", "yes", "many"] {
+            assert_eq!(parse_multiplex(bad), None, "{bad}");
+        }
     }
 
     #[test]

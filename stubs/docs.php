@@ -17,6 +17,7 @@ return [
         'ratelimit.server_module' => 'auto|off: the server module decides where a server has loaded it (same answers and state), else the Lua library; default auto',
         'ratelimit.dry_run' => 'every limiter without a withDryRun() of its own decides and writes exactly as enforcing would but never denies (RateLimitResult::$wouldDeny says what enforcing would have answered), default 0',
         'ratelimit.metrics' => 'off|local|redis: count decisions per limiter in this process (RateLimitMetrics::local()), and with redis also in Redis inside the decision\'s own call, per minute for an hour (RateLimitMetrics::fleet()); default off',
+        'ratelimit.multiplex' => 'auto|off|1..8: the threads of a thread-safe PHP share one connection per target (auto), or 1..8, their commands pipelined; off: a connection per thread in a call; no effect without threads unless a number; default auto',
     ],
     'limiter' => [
         'props' => [

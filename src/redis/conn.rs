@@ -1,7 +1,9 @@
-//! One connection to a target, whatever its shape: a single server, or a
+//! One connection to a target, whatever its shape: a single server, a
 //! Redis Cluster (redis-rs's sync `ClusterConnection`, which routes each
 //! command to the node owning its key's slot, follows MOVED/ASK, and keeps
-//! one socket per node it has talked to).
+//! one socket per node it has talked to), or one caller's handle on a single
+//! server's connection shared by the threads of the process (`mux`: its
+//! commands pipelined with theirs, with this caller's reply timeout).
 //!
 //! The script runner and the fixed window's pipeline talk to `Conn` through
 //! redis-rs's `ConnectionLike`. The one difference they must know of: a
@@ -22,11 +24,14 @@
 //! (`until_settled`). One still refused then says where its slot stands
 //! (`whereabouts`).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ::redis::cluster::ClusterConnection;
 use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
-use ::redis::{Cmd, Connection, ConnectionLike, RedisError, RedisResult, Value};
+use ::redis::{Cmd, Connection, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
+
+use super::mux::Mux;
 
 /// A connection whose stream can no longer be trusted to be in step.
 pub fn is_broken(e: &RedisError) -> bool {
@@ -53,6 +58,8 @@ enum Link {
     Single(Connection),
     /// With the reply timeout, the time a refused (TRYAGAIN) command is retried for.
     Cluster(ClusterConnection, Duration),
+    /// A shared connection, and how long this caller waits for a reply.
+    Shared(Arc<Mux>, Duration),
 }
 
 /// How long a cluster connection waits before it sends again a command that
@@ -119,8 +126,25 @@ impl Conn {
         Conn { link: Link::Cluster(c, reply), module: None, peeks_by_script: false }
     }
 
+    /// One caller's handle on a shared connection; what the connection knows
+    /// of its server (`module`, `peeks_by_script`) is the shared one's, which
+    /// the pool keeps (`mux::Mux::module`, `mux::Mux::peeks_by_script`).
+    pub fn shared(mux: Arc<Mux>, reply: Duration) -> Self {
+        let (module, peeks_by_script) = (mux.module(), mux.peeks_by_script());
+        Conn { link: Link::Shared(mux, reply), module, peeks_by_script }
+    }
+
     pub fn is_cluster(&self) -> bool {
         matches!(self.link, Link::Cluster(..))
+    }
+
+    /// The replies of `want` commands packed in `cmd`, on a shared connection.
+    fn shared_call(mux: &Mux, cmd: &[u8], want: usize, reply: Duration) -> RedisResult<Vec<Value>> {
+        let values = mux.call(cmd, want, reply)?;
+        if values.len() != want {
+            return Err(RedisError::from((ErrorKind::Parse, "unexpected pipeline reply")));
+        }
+        Ok(values)
     }
 
     /// A packed command whose first key is `key`, sent to that key's master
@@ -128,6 +152,7 @@ impl Conn {
     pub fn req_packed_for_key(&mut self, packed: &[u8], key: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_packed_command(packed),
+            Link::Shared(..) => self.req_packed_command(packed),
             Link::Cluster(c, patience) => {
                 let mut cmd = Cmd::new();
                 for part in super::resp::parts(packed) {
@@ -147,6 +172,7 @@ impl Conn {
     pub fn req_command_for_key(&mut self, cmd: &Cmd, key: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(c) => c.req_command(cmd),
+            Link::Shared(..) => self.req_command(cmd),
             Link::Cluster(c, patience) => {
                 let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
                 until_settled(c, *patience, Some(key), |c| c.route_command(cmd, route.clone()))
@@ -158,6 +184,7 @@ impl Conn {
     pub fn on_every_master(&mut self, cmd: &Cmd) -> RedisResult<Vec<Value>> {
         match &mut self.link {
             Link::Single(c) => cmd.query::<Value>(c).map(|v| vec![v]),
+            Link::Shared(..) => cmd.query::<Value>(self).map(|v| vec![v]),
             Link::Cluster(c, _) => {
                 let all = RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, Some(ResponsePolicy::CombineArrays)));
                 match c.route_command(cmd, all)? {
@@ -173,12 +200,12 @@ impl Conn {
     /// reads such as `RateLimitMetrics::fleet()`'s.
     pub fn pipeline_by_key(&mut self, cmds: Vec<Cmd>) -> RedisResult<Vec<Value>> {
         match &mut self.link {
-            Link::Single(c) => {
+            Link::Single(..) | Link::Shared(..) => {
                 let mut pipe = ::redis::pipe();
                 cmds.into_iter().for_each(|cmd| {
                     pipe.add_command(cmd);
                 });
-                pipe.query(c)
+                pipe.query(self)
             }
             Link::Cluster(c, _) => {
                 let mut pipe = ::redis::cluster::cluster_pipe();
@@ -197,6 +224,8 @@ impl Conn {
                 *patience = reply;
                 c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply)))
             }
+            // Each call of a shared connection has its own deadline (`Conn::shared`).
+            Link::Shared(..) => Ok(()),
         }
     }
 }
@@ -209,6 +238,7 @@ impl ConnectionLike for Conn {
                 let parts = super::resp::parts(cmd);
                 until_settled(c, *patience, script_key(&parts), |c| c.req_packed_command(cmd))
             }
+            Link::Shared(mux, reply) => Self::shared_call(mux, cmd, 1, *reply).map(|mut v| v.remove(0)),
         }
     }
 
@@ -216,6 +246,7 @@ impl ConnectionLike for Conn {
         match &mut self.link {
             Link::Single(c) => c.req_packed_commands(cmd, offset, count),
             Link::Cluster(c, _) => c.req_packed_commands(cmd, offset, count),
+            Link::Shared(mux, reply) => Self::shared_call(mux, cmd, offset + count, *reply).map(|mut v| v.split_off(offset)),
         }
     }
 
@@ -234,6 +265,7 @@ impl ConnectionLike for Conn {
                     .collect();
                 until_settled(c, *patience, script_key(&args), |c| c.req_command(cmd))
             }
+            Link::Shared(..) => self.req_packed_command(&cmd.get_packed_command()),
         }
     }
 
@@ -241,6 +273,7 @@ impl ConnectionLike for Conn {
         match &self.link {
             Link::Single(c) => c.get_db(),
             Link::Cluster(c, _) => c.get_db(),
+            Link::Shared(mux, _) => mux.db,
         }
     }
 
@@ -248,6 +281,7 @@ impl ConnectionLike for Conn {
         match &mut self.link {
             Link::Single(c) => c.check_connection(),
             Link::Cluster(c, _) => c.check_connection(),
+            Link::Shared(..) => ::redis::cmd("PING").query::<String>(self).is_ok(),
         }
     }
 
@@ -255,6 +289,7 @@ impl ConnectionLike for Conn {
         match &self.link {
             Link::Single(c) => c.is_open(),
             Link::Cluster(c, _) => c.is_open(),
+            Link::Shared(mux, _) => !mux.is_broken(),
         }
     }
 }

@@ -5,11 +5,15 @@
 //! text of every algorithm's script (`scripts`) and the fixed window's
 //! scriptless fast path (`counter`); Redis Sentinel targets
 //! (`sentinel_target`) and finding their master (`sentinel`); Redis Cluster's
-//! slots (`cluster_slot`).
+//! slots (`cluster_slot`). Under threads a single server's connection is
+//! shared by the process's threads (`mux`, over a socket of its own: `wire`,
+//! over TLS `wire_tls`; `frames` reads its replies).
 pub mod cluster_slot;
 pub mod conn;
 pub mod counter;
 pub mod dsn;
+pub mod frames;
+pub mod mux;
 pub mod open;
 pub mod pool;
 pub mod redact;
@@ -20,3 +24,5 @@ pub mod sentinel;
 pub mod sentinel_target;
 pub mod target;
 pub mod tls;
+pub mod wire;
+pub mod wire_tls;

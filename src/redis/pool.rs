@@ -32,6 +32,17 @@
 //! A Sentinel target's reused connection is also dropped, before the call,
 //! when the sentinels name another master (asked at most once a second,
 //! `sentinel::Confirmed`): a master failed over while still up is left at once.
+//!
+//! Under a thread-safe PHP the threads calling a single server (TCP or unix
+//! socket) do not take a lane each: they share one connection (`mux`), their
+//! commands pipelined in batches, so concurrent decisions share their round
+//! trips and Redis its system calls (`ratelimit.multiplex`: how many such
+//! connections per target, or `off` for the lanes). Each call still waits for
+//! its own reply with its own timeout; the rules above hold for them too, with
+//! one change: a caller that times out leaves the connection to the others
+//! still waiting on it, and its late reply is read and dropped there (`mux`);
+//! the connection closes once no caller is left waiting on it. A Sentinel
+//! target's master and TLS are shared the same way; a cluster keeps the lanes.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -44,6 +55,7 @@ use once_cell::sync::Lazy;
 use parking_lot::{Mutex, MutexGuard};
 
 use super::conn::Conn;
+use super::mux::Mux;
 pub use super::open::Timeouts;
 use super::open::{cause, describe, open_single, settings, OpenError};
 use super::target::{Address, Target};
@@ -60,10 +72,21 @@ struct Live {
     confirmed: Option<super::sentinel::Confirmed>,
 }
 
+/// A connection the threads share (`mux`), and the process incarnation that opened it.
+struct Shared {
+    pid: u32,
+    mux: Arc<Mux>,
+    /// A Sentinel target's master, and when the sentinels last named it
+    /// (re-checked by one thread at a time).
+    confirmed: Option<Arc<Mutex<super::sentinel::Confirmed>>>,
+}
+
 /// One target's connections, shared by every limiter pointed at that target.
 pub struct Slot {
     target: Target,
     lanes: [Mutex<Option<Live>>; LANES],
+    /// Connections the threads share; locked only to take or replace one, not for a call.
+    shared: [Mutex<Option<Shared>>; LANES],
     /// Lanes ever opened: threads that find every one busy wait on one of these.
     lanes_used: AtomicUsize,
     opened: AtomicU64,
@@ -101,6 +124,47 @@ fn max_connections() -> usize {
     MAX_CONNECTIONS.get()
 }
 
+/// How a thread's calls use a target's connections (`ratelimit.multiplex`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Multiplex {
+    /// Shared by the threads of a thread-safe PHP (one per target); without
+    /// threads, the single caller's own connection, as with `Off`.
+    Auto,
+    /// Each call holds a connection of its own (a lane) for its round trip.
+    Off,
+    /// This many shared connections per target (1 to `LANES`), threads spread over them.
+    Shared(usize),
+}
+
+/// Whether this PHP runs requests in threads (built against a thread-safe PHP).
+pub const THREADED: bool = cfg!(php_zts);
+
+thread_local! {
+    /// Per thread, as every ini value (`MAX_CONNECTIONS`).
+    static MULTIPLEX: Cell<Multiplex> = const { Cell::new(Multiplex::Auto) };
+    /// This thread's place among the shared connections of a target.
+    static THREAD_NO: usize = NEXT_THREAD_NO.fetch_add(1, Ordering::Relaxed);
+}
+static NEXT_THREAD_NO: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets how the calling thread's calls use connections (the PHP layer applies
+/// `ratelimit.multiplex` here).
+pub fn set_multiplex(m: Multiplex) {
+    MULTIPLEX.set(match m {
+        Multiplex::Shared(n) => Multiplex::Shared(n.clamp(1, LANES)),
+        other => other,
+    });
+}
+
+/// Shared connections per target for this thread's calls; 0: a lane each.
+fn shared_lanes() -> usize {
+    match MULTIPLEX.get() {
+        Multiplex::Auto if THREADED => 1,
+        Multiplex::Auto | Multiplex::Off => 0,
+        Multiplex::Shared(n) => n,
+    }
+}
+
 /// The slot for `target`, created on first use. No connection is opened here.
 pub fn slot(target: Target) -> Arc<Slot> {
     let _inside = crate::fork::enter();
@@ -111,6 +175,7 @@ pub fn slot(target: Target) -> Arc<Slot> {
     let slot = Arc::new(Slot {
         target: target.clone(),
         lanes: Default::default(),
+        shared: Default::default(),
         lanes_used: AtomicUsize::new(1),
         opened: AtomicU64::new(0),
         failures: AtomicU64::new(0),
@@ -145,6 +210,20 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
                 }
             }
         }
+        for lane in &slot.shared {
+            if excess == 0 {
+                break;
+            }
+            if let Some(mut shared) = lane.try_lock() {
+                // Idle: no call in flight. One that took it a moment ago still
+                // finishes on it; the socket closes when the last user lets go.
+                if shared.as_ref().is_some_and(|s| s.pid == pid && s.mux.in_flight() == 0) {
+                    *shared = None;
+                    CLOSED_BY_BOUND.fetch_add(1, Ordering::Relaxed);
+                    excess -= 1;
+                }
+            }
+        }
     }
     // Without a connection, a slot no limiter holds is only memory: drop it.
     let garbage: Vec<Target> =
@@ -157,7 +236,7 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
 
 /// Connections open in this process (a lane busy in a call counts as open).
 fn open_connections(pool: &HashMap<Target, Arc<Slot>>, pid: u32) -> usize {
-    pool.values().map(|s| s.lanes.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count()).sum()
+    pool.values().map(|s| s.open_connections(pid)).sum()
 }
 
 /// What `php --ri ratelimit` shows of the pool.
@@ -194,8 +273,18 @@ pub fn state() -> Vec<SlotState> {
         .values()
         .map(|s| SlotState {
             target: s.target.to_string(),
-            connections: s.lanes.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count(),
-            path: s.lanes.iter().find_map(|l| l.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&l.conn)))),
+            connections: s.open_connections(pid),
+            path: s
+                .lanes
+                .iter()
+                .find_map(|l| l.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&l.conn))))
+                .or_else(|| {
+                    s.shared.iter().find_map(|l| {
+                        l.try_lock().and_then(|l| {
+                            l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&Conn::shared(l.mux.clone(), Duration::ZERO)))
+                        })
+                    })
+                }),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
         })
@@ -212,6 +301,22 @@ impl Slot {
         self.target.is_cluster()
     }
 
+    /// Connections open in this process: lanes (a lane busy in a call
+    /// counts as open) and shared ones still usable.
+    fn open_connections(&self, pid: u32) -> usize {
+        let lanes = self.lanes.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
+        let shared =
+            self.shared.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|s| s.pid == pid && !s.mux.is_broken()))).count();
+        lanes + shared
+    }
+
+    /// Whether this target's calls may share a connection: a single server,
+    /// or a Sentinel target's master (TCP, TLS or a unix socket); not a
+    /// cluster, whose connection routes each command itself.
+    fn shareable(&self) -> bool {
+        matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_))
+    }
+
     /// Runs `op` on this target's connection, opening it if needed.
     ///
     /// A reused connection that turns out to be closed by the server (restart,
@@ -224,7 +329,14 @@ impl Slot {
         self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let opened = self.opened.load(Ordering::Relaxed);
         let failures = self.failures.load(Ordering::Relaxed);
-        let result = self.run_locked(timeouts, op);
+        let shared = match self.shareable() {
+            true => shared_lanes(),
+            false => 0,
+        };
+        let result = match shared {
+            0 => self.run_locked(timeouts, op),
+            n => self.run_shared(timeouts, n, op),
+        };
         // A connection opened (one more descriptor) or one lost (a slot that
         // may be garbage now): the only moments the bound can be crossed.
         if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
@@ -280,6 +392,129 @@ impl Slot {
         }
     }
 
+    /// `run` on one of the first `lanes` shared connections (the one of this
+    /// thread's turn), opening it if needed. The reused-then-closed rule of
+    /// `run` holds; a timeout leaves the connection to the shared one's rule.
+    fn run_shared<T>(&self, timeouts: Timeouts, lanes: usize, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        let pid = crate::fork::generation();
+        let mut i = THREAD_NO.with(|n| *n) % lanes;
+        let mut reused = true;
+        loop {
+            let (mux, confirmed, fresh) = self.shared_connection(&mut i, pid, timeouts)?;
+            reused &= !fresh;
+            if let (Some(confirmed), Address::Sentinel(sentinels)) = (&confirmed, &self.target.address) {
+                // One thread re-checks at a time; the others go on meanwhile.
+                if confirmed.try_lock().is_some_and(|mut c| c.moved(&self.target, sentinels, timeouts)) {
+                    // Failed over (see `run_locked`): nothing was sent; connect to the new master.
+                    self.forget_shared(i, &mux);
+                    reused = false;
+                    continue;
+                }
+            }
+            let mut conn = Conn::shared(mux.clone(), timeouts.reply);
+            let learnt = conn.module;
+            let result = op(&mut conn);
+            if conn.module != learnt {
+                mux.set_module(conn.module);
+            }
+            if conn.peeks_by_script {
+                mux.set_peeks_by_script();
+            }
+            match result {
+                Ok(v) => return Ok(v),
+                // The connection stays for the callers still waiting on it; it
+                // closes itself once none is (`mux`).
+                Err(e) if e.is_timeout() => return Err(self.fail(&e)),
+                Err(e) if is_broken(&e) || self.demoted(&e) => {
+                    self.forget_shared(i, &mux);
+                    if reused {
+                        reused = false;
+                        continue;
+                    }
+                    return Err(self.fail(&e));
+                }
+                Err(e) => return Err(self.fail(&e)),
+            }
+        }
+    }
+
+    /// Shared connection `*i`, opened now when it is not (`true`). A lane
+    /// that would be one connection too many for the bound is not opened:
+    /// the first one is used instead (`*i` becomes 0).
+    #[allow(clippy::type_complexity)]
+    fn shared_connection(
+        &self,
+        i: &mut usize,
+        pid: u32,
+        timeouts: Timeouts,
+    ) -> Result<(Arc<Mux>, Option<Arc<Mutex<super::sentinel::Confirmed>>>, bool)> {
+        let mut guard = self.shared[*i].lock();
+        if let Some(s) = guard.as_ref().filter(|s| s.pid == pid && !s.mux.is_broken()) {
+            return Ok((s.mux.clone(), s.confirmed.clone(), false));
+        }
+        if *i != 0 && !self.room_for_another(pid) {
+            drop(guard);
+            *i = 0;
+            return self.shared_connection(i, pid, timeouts);
+        }
+        // Opened by our parent before fork() (dropping our copy closes only our
+        // descriptor), or closed: open another.
+        *guard = None;
+        let (mux, confirmed) = self.connect_shared(timeouts)?;
+        let confirmed = confirmed.map(|c| Arc::new(Mutex::new(c)));
+        *guard = Some(Shared { pid, mux: mux.clone(), confirmed: confirmed.clone() });
+        Ok((mux, confirmed, true))
+    }
+
+    /// Forgets shared connection `i` if it still is `mux` (another thread may
+    /// have opened its successor already).
+    fn forget_shared(&self, i: usize, mux: &Arc<Mux>) {
+        let mut guard = self.shared[i].lock();
+        if guard.as_ref().is_some_and(|s| Arc::ptr_eq(&s.mux, mux)) {
+            *guard = None;
+        }
+    }
+
+    /// A shared connection to the server, or to the master the sentinels name
+    /// now (and when they named it).
+    fn connect_shared(&self, timeouts: Timeouts) -> Result<(Arc<Mux>, Option<super::sentinel::Confirmed>)> {
+        let login = super::wire::Login { db: self.target.db, username: self.target.username.as_deref(), password: self.target.password.as_deref() };
+        let db = self.target.db;
+        let tls = self.target.tls.as_ref();
+        if let Address::Sentinel(sentinels) = &self.target.address {
+            let open = |host: &str, port| {
+                let address = Address::Tcp { host: host.to_string(), port };
+                match super::wire::open(&address, tls, &login, timeouts) {
+                    Ok(s) => Ok(Arc::new(Mux::new(s, db, timeouts.reply))),
+                    Err(OpenError::Setup(why)) => Err(why),
+                    Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
+                }
+            };
+            let role = |mux: &mut Arc<Mux>| super::sentinel::role_of(&mut Conn::shared(mux.clone(), timeouts.reply));
+            return match super::sentinel::connect_master_with(&self.target, sentinels, timeouts, open, role) {
+                Ok((mux, confirmed)) => {
+                    self.opened.fetch_add(1, Ordering::Relaxed);
+                    Ok((mux, Some(confirmed)))
+                }
+                Err(why) => {
+                    self.failures.fetch_add(1, Ordering::Relaxed);
+                    Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
+                }
+            };
+        }
+        match super::wire::open(&self.target.address, tls, &login, timeouts) {
+            Ok(stream) => {
+                self.opened.fetch_add(1, Ordering::Relaxed);
+                Ok((Arc::new(Mux::new(stream, db, timeouts.reply)), None))
+            }
+            Err(OpenError::Setup(why)) => {
+                self.failures.fetch_add(1, Ordering::Relaxed);
+                Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
+            }
+            Err(OpenError::Redis(e)) => Err(self.fail(&e)),
+        }
+    }
+
     /// `run` for a pipeline whose replies each succeed or fail alone (a
     /// foreign key fails its own call, not the batch).
     pub fn run_many<T>(
@@ -295,6 +530,9 @@ impl Slot {
                 if let Some(mut live) = lane.try_lock() {
                     live.take();
                 }
+            }
+            for lane in &self.shared {
+                lane.lock().take();
             }
         }
         Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e))).collect())
@@ -343,6 +581,14 @@ impl Slot {
         let mut open = 0;
         for lane in &self.lanes {
             open += usize::from(lane.try_lock()?.as_ref().is_some_and(|l| l.pid == pid));
+        }
+        for lane in &self.shared {
+            let lane = lane.try_lock()?;
+            match lane.as_ref() {
+                Some(s) if s.pid == pid && s.mux.in_flight() > 0 => return None,
+                Some(s) if s.pid == pid && !s.mux.is_broken() => open += 1,
+                _ => {}
+            }
         }
         Some(open)
     }

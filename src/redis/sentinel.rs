@@ -80,6 +80,21 @@ impl Confirmed {
 /// A connection to the current master of `sentinels.service`, or why there is none.
 pub fn connect_master(target: &Target, sentinels: &Sentinels, timeouts: Timeouts) -> Result<(Connection, Confirmed), String> {
     let tls = target.tls.as_ref();
+    let settings = || settings(target.db, target.username.as_ref(), target.password.as_ref());
+    connect_master_with(target, sentinels, timeouts, |host, port| open(host, port, tls, settings(), timeouts), role)
+}
+
+/// `connect_master` for any kind of connection: `open` connects to the
+/// address the sentinels name (as to a single server, with the target's
+/// credentials and db), `role` asks it `ROLE` (`role_of`).
+pub fn connect_master_with<C>(
+    target: &Target,
+    sentinels: &Sentinels,
+    timeouts: Timeouts,
+    open: impl Fn(&str, u16) -> Result<C, String>,
+    role: impl Fn(&mut C) -> RedisResult<String>,
+) -> Result<(C, Confirmed), String> {
+    let tls = target.tls.as_ref();
     let mut why = String::new();
     for round in 0..ROUNDS {
         if round > 0 {
@@ -87,8 +102,7 @@ pub fn connect_master(target: &Target, sentinels: &Sentinels, timeouts: Timeouts
         }
         let (host, port) = ask(sentinels, tls, timeouts)?;
         let master = format!("{}:{port}", shown(&host));
-        let settings = settings(target.db, target.username.as_ref(), target.password.as_ref());
-        let mut conn = open(&host, port, tls, settings, timeouts).map_err(|e| format!("the master {master} the sentinels named: {e}"))?;
+        let mut conn = open(&host, port).map_err(|e| format!("the master {master} the sentinels named: {e}"))?;
         match role(&mut conn) {
             Ok(role) if role == "master" => return Ok((conn, Confirmed { master: (host, port), at: Instant::now() })),
             Ok(role) => {
@@ -189,6 +203,11 @@ fn open(host: &str, port: u16, tls: Option<&Tls>, settings: RedisConnectionInfo,
 
 /// The first word of `ROLE`: master, slave (a replica) or sentinel.
 fn role(conn: &mut Connection) -> RedisResult<String> {
+    role_of(conn)
+}
+
+/// `role` on any connection.
+pub fn role_of(conn: &mut impl ::redis::ConnectionLike) -> RedisResult<String> {
     let reply: Value = ::redis::cmd("ROLE").query(conn)?;
     let first = match &reply {
         Value::Array(items) => items.first(),

@@ -57,32 +57,67 @@ impl RedisServer {
         let port = TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
         let dir = std::env::temp_dir().join(format!("ratelimit-cargo-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).ok()?;
+        let child = Self::spawn(port, &dir)?;
+        let mut server = RedisServer { port, child, dir };
+        server.wait_ready().then_some(server)
+    }
+
+    fn spawn(port: u16, dir: &std::path::Path) -> Option<Child> {
         let mut command = Command::new(server_binary());
         if let Some(module) = server_module() {
             command.arg("--loadmodule").arg(module);
         }
-        let child = command
+        command
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .arg("--dir")
-            .arg(&dir)
+            .arg(dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .ok()?;
-        let mut server = RedisServer { port, child, dir };
+            .ok()
+    }
+
+    /// Whether the server answers PING within 5 s (false: it died, its port was taken).
+    fn wait_ready(&mut self) -> bool {
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
-            if let Ok(mut conn) = server.connection() {
+            if let Ok(mut conn) = self.connection() {
                 if ::redis::cmd("PING").query::<String>(&mut conn).is_ok() {
-                    return Some(server);
+                    return true;
                 }
             }
-            if server.child.try_wait().ok().flatten().is_some() {
-                return None; // it died: the port was taken in between
+            if self.child.try_wait().ok().flatten().is_some() {
+                return false;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        None
+        false
+    }
+
+    /// Kills the server (its clients see their connections reset).
+    #[allow(dead_code)]
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Stops the server for `d` (SIGSTOP, then SIGCONT): a stall on any
+    /// release (a script spinning on TIME does not end on Redis >= 7.2, whose
+    /// TIME in a script stands still). Connections still open, commands queue.
+    #[allow(dead_code)]
+    pub fn stall(&self, d: Duration) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: signals to our own child process.
+        unsafe { libc::kill(pid, libc::SIGSTOP) };
+        std::thread::sleep(d);
+        unsafe { libc::kill(pid, libc::SIGCONT) };
+    }
+
+    /// Starts it again on the same port, empty (a restart).
+    #[allow(dead_code)]
+    pub fn start_again(&mut self) {
+        self.child = Self::spawn(self.port, &self.dir).expect("redis-server did not start again");
+        assert!(self.wait_ready(), "redis-server did not start again on port {}", self.port);
     }
 
     /// A plain redis-rs connection, for looking at keys from outside.
@@ -118,6 +153,7 @@ pub const OPTS: CallOptions = CallOptions {
 
 impl RedisServer {
     /// A limiter on this server whose key for the id "" is `table:<name>`.
+    #[allow(dead_code)] // each tests/*.rs compiles this module; not every one uses every helper
     pub fn limiter(&self, policy: Policy, name: &str) -> Limiter {
         let slot = pool::slot(Target::tcp("127.0.0.1", self.port));
         Limiter::new(policy, Backend::Redis(slot), b"table:", name.as_bytes()).unwrap()
