@@ -19,7 +19,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind fuzz test-php test-threads bench-threads test-fpm matrix zts check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -93,6 +93,9 @@ deb: $(SO) $(MODULE_SO) ## Debian packages: dist/php<X.Y>-ratelimit_<version>_<a
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
+
+check-unsafe: ## fail when an unsafe block lacks its SAFETY comment (clippy) or docs/safety.md's count of them is stale
+	scripts/check-unsafe.bash
 
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -
