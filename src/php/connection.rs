@@ -80,6 +80,13 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
         return Ok(Target::unix(host));
     }
     if let Some(path) = host.strip_prefix("unix://") {
+        // As the DSN form: `unix://` and a relative path name no socket.
+        if !path.starts_with('/') {
+            return Err(Error::value(
+                param,
+                format!("host unix:// needs an absolute socket path, as in unix:///run/redis.sock, \"{}\" given", shown(host)),
+            ));
+        }
         return Ok(Target::unix(path));
     }
     // phpredis's way to ask for TLS: "tls://host" (or "ssl://host").
@@ -296,4 +303,21 @@ fn from_phpredis(redis: &Zval) -> Result<(Target, TimeoutOverrides)> {
         reply: seconds("connection", &call(redis, "Redis", "getReadTimeout", vec![])?).unwrap_or(None),
     };
     Ok((target, timeouts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_names_a_socket_by_an_absolute_path() {
+        assert_eq!(host_target("connection", "/run/r.sock", None).unwrap(), Target::unix("/run/r.sock"));
+        assert_eq!(host_target("connection", "unix:///run/r.sock", None).unwrap(), Target::unix("/run/r.sock"));
+        // Found by fuzz/fuzz_targets/connection_arrays.rs: ['host' => 'unix://'] was a target
+        // with an empty socket path, which only failed when a call connected.
+        for host in ["unix://", "unix://r.sock"] {
+            let e = host_target("connection", host, None).unwrap_err();
+            assert!(e.to_string().starts_with("$connection host unix:// needs an absolute socket path"), "{host}: {e}");
+        }
+    }
 }
