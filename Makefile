@@ -19,7 +19,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -66,11 +66,14 @@ bench-threads: $(SO) ## under a thread-safe PHP with the embed and FPM SAPIs (ma
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
 	scripts/fpm-load.bash
 
-matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6, PHP 8.5 and 8.6 against Redis/Valkey, zts); ROWS="trixie-redis …" to pick; needs root
+matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6, PHP 8.5 and 8.6 against Redis/Valkey, zts, debug NTS and ZTS, ASAN); ROWS="trixie-redis …" to pick; needs root
 	scripts/matrix.bash $(ROWS)
 
 zts: ## the suite and make test-threads under a thread-safe PHP 8.4 built from source as the php:8.x-zts images (/usr/local, conf.d scan dir; once, in a trixie root under /var/cache/ratelimit-matrix), with make check-official-layout; TESTS=… for some phpt only; needs root
 	scripts/php-from-source.bash zts
+
+php-from-source: ## the suite under a PHP 8.4 of FLAVOUR built from source in a trixie root (make zts's builder): FLAVOUR=zts, debug-nts (--enable-debug: leaks reported, assertions on), debug-zts (and the thread tests), asan (AddressSanitizer + UBSan, the Zend allocator off); TESTS=… for some phpt only; needs root
+	scripts/php-from-source.bash $(FLAVOUR)
 
 check-official-layout: $(SO) ## under a PHP laid out as the official images (make zts runs it): no second PHP, make install/uninstall into its conf.d, docs/install.md's Dockerfile build step (PIE's), php-fpm loads it
 	scripts/check-official-layout.bash

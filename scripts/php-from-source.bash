@@ -3,7 +3,11 @@
 # (prefix /usr/local, php.ini in /usr/local/etc/php, a conf.d scan dir at
 # /usr/local/etc/php/conf.d, no phpenmod), in a Debian trixie root of its
 # own per flavour, then the suite under it: `make zts` (flavour zts, as the
-# php:8.x-zts images: thread-safe, with the embed SAPI for the thread tests).
+# php:8.x-zts images: thread-safe, with the embed SAPI for the thread tests);
+# debug-nts and debug-zts (--enable-debug: leaks reported, assertions on) and
+# asan (AddressSanitizer and UBSan) are PHP's own memory checks, run by
+# `make php-from-source FLAVOUR=…` and the matrix rows of the same names
+# (scripts/php-from-source-root.bash lists the flavours).
 #
 #   scripts/php-from-source.bash FLAVOUR
 #   TESTS=php-tests/gcra_basic.phpt scripts/php-from-source.bash zts   only those phpt tests
@@ -29,7 +33,7 @@ set -uo pipefail
 {
 cd "$(dirname "$0")/.."
 . scripts/matrix-lib.bash # dir, root_of, prepare_root, in_root, stop_processes_in, fetch_crates
-flavour=${1:?usage: $0 FLAVOUR (zts)}
+flavour=${1:?usage: $0 FLAVOUR (zts, debug-nts, debug-zts, asan)}
 bash scripts/php-from-source-root.bash --check-flavour "$flavour" || exit 2
 log=$dir/logs/php-$flavour.log
 name=trixie-$flavour
