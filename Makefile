@@ -19,7 +19,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -47,9 +47,13 @@ test: $(SO) $(MODULE_SO) ## cargo test + the phpt suite against a redis-server o
 test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak, php-fpm+nginx); part of make test
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/faults
 
-test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrind; slow; soak shortened)
+test-valgrind: $(SO) $(MODULE_SO) ## the phpt suite, both passes, every PHP under valgrind memcheck: an error or a definite/indirect leak fails its test (scripts/valgrind/php.supp; installs valgrind; slow; soak shortened)
 	@command -v valgrind >/dev/null || { sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$sudo apt-get install -y -qq valgrind >/dev/null; }
 	RATELIMIT_VALGRIND=1 RATELIMIT_SKIP_CARGO=1 RATELIMIT_SOAK_CALLS=60000 scripts/run-tests.bash $(TESTS)
+
+test-valgrind-server: $(SO) $(MODULE_SO) ## cargo test and the phpt suite's module pass with every redis-server (the server module in it) under valgrind memcheck; a report with an error fails (scripts/valgrind/server.supp; slow)
+	@command -v valgrind >/dev/null || { sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$sudo apt-get install -y -qq valgrind >/dev/null; }
+	RATELIMIT_VALGRIND_SERVER=1 RATELIMIT_MODULE_PASS=only scripts/run-tests.bash $(TESTS)
 
 fuzz: ## every fuzz target (fuzz/: DSNs, connection arrays, ini values, RESP replies, the module's commands, the core's arithmetic) for FUZZ_SECONDS each (default 60) from its corpus in fuzz/corpus; a finding fails (cargo +nightly fuzz, installed if missing; FUZZ_MERGE=1 keeps what the runs found in fuzz/corpus)
 	scripts/fuzz.bash $(FUZZ_TARGETS)

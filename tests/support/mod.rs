@@ -70,7 +70,9 @@ impl RedisServer {
             .spawn()
             .ok()?;
         let mut server = RedisServer { port, child, dir };
-        let deadline = Instant::now() + Duration::from_secs(5);
+        // 5 s, or RATELIMIT_TEST_SLOW times that (a server under valgrind).
+        let slow = std::env::var("RATELIMIT_TEST_SLOW").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(1).max(1);
+        let deadline = Instant::now() + Duration::from_secs(5 * slow);
         while Instant::now() < deadline {
             if let Ok(mut conn) = server.connection() {
                 if ::redis::cmd("PING").query::<String>(&mut conn).is_ok() {
