@@ -91,7 +91,7 @@ if [ "${RATELIMIT_VALGRIND:-0}" = 1 ]; then
   export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1
   export VALGRIND_OPTS="--leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --num-callers=30 \
 --suppressions=$PWD/scripts/valgrind/php.supp \
---trace-children-skip=*redis-server,*valkey-server,*redis-sentinel,*valkey-sentinel,*server.bash,*redis-cli,*valkey-cli,*nginx,*openssl,*/ab"
+--trace-children-skip=*redis-server,*valkey-server,*redis-sentinel,*valkey-sentinel,*server.bash,*redis-cli,*valkey-cli,*nginx,*openssl,*/ab,*/true"
 fi
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
 
