@@ -112,6 +112,16 @@ phpt_pass() {
   local p f b w l s
   p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)
   p=${p:-0}; f=${f:-0}; b=${b:-0}; w=${w:-0}; l=${l:-0}; s=${s:-0}
+  if [ "${RATELIMIT_VALGRIND:-0}" = 1 ] && [ "$l" -gt 0 ]; then
+    # run-tests.php says LEAK for any report at all; what counts is a memory
+    # error, or a leak of the extension in a process that shut down
+    # (scripts/valgrind/php-report.php says why).
+    local mems
+    mapfile -t mems < <(grep -aoE '^LEAK.* \[[^]]+\.phpt\]' "$log" | sed -E 's/.* \[([^]]+)\.phpt\]$/\1.mem/')
+    php -n scripts/valgrind/php-report.php "${mems[@]}" | tail -100
+    l=$(php -n scripts/valgrind/php-report.php "${mems[@]}" | sed -n 's/^valgrind: [0-9]* reports, \([0-9]*\) count$/\1/p')
+    l=${l:-1}
+  fi
   if [ "$((p + f + b + w + l + s))" -eq 0 ]; then
     echo "run-tests.php ran no test"; failed=$((failed + 1))
   fi
