@@ -1,4 +1,5 @@
-//! The server module's six commands, parsed and decided without a server
+//! The server module's nine commands (the six and their three counted
+//! forms), parsed and decided without a server
 //! (`ratelimit_core::command`, what `module/src/commands.rs` runs), on an
 //! in-memory keyspace (`Store`, Redis's semantics) that first gets values
 //! at its keys: the library's own states, and what another program may have
@@ -16,6 +17,9 @@
 //! - a batch's key that answers an error is as it was (when it is in the
 //!   batch once);
 //! - a peek writes nothing, whatever it answers;
+//! - a call writes no key but its own (a counted call: and its minute's
+//!   counters, which count its decisions: one per key of a batch that
+//!   answered, one for a take or a compound);
 //! - a denied take or compound writes no value (a fixed window that lost
 //!   its expiry may get one back);
 //! - every reply has its format's shape, and where the call's keys hold only
@@ -28,8 +32,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use libfuzzer_sys::fuzz_target;
 use ratelimit_core::buckets::pack_state;
-use ratelimit_core::command::{self, Call, Command};
+use ratelimit_core::command::{self, Call, Command, Counted};
 use ratelimit_core::entries::{self, Keyspace};
+use ratelimit_core::metrics;
 use ratelimit_core::store::{Store, Value, Zset};
 use ratelimit_core::{Algorithm, Effect};
 use ratelimit_fuzz::{replies, Bytes, NUMBERS};
@@ -41,6 +46,8 @@ fn clock() -> i64 {
 
 const START_US: i64 = 1_700_000_000_000_000;
 const KEYS: [&[u8]; 4] = [b"k0", b"k1", b"k2", b"k3"];
+/// A counted call's counters' base (its minute's key is `m:<minute>`).
+const BASE: &[u8] = b"m";
 const ALGORITHMS: [&[u8]; 6] = [b"fixed_window", b"sliding_log", b"sliding_blocks", b"token_bucket", b"leaky_bucket", b"gcra"];
 
 /// A number argument: mostly one of `NUMBERS`, else a small integer.
@@ -93,14 +100,26 @@ fn planted(b: &mut Bytes) -> Option<Value> {
 fn call_args(b: &mut Bytes, command: Command) -> Vec<Vec<u8>> {
     // n keys from the `first`-th on: distinct (a batch's repeats come from bends).
     let (n, first) = (1 + (b.next() % 4) as usize, b.next() as usize);
-    let mut args = vec![command.name().as_bytes().to_vec(), n.to_string().into_bytes()];
+    let counted = command.counted();
+    let mut args = vec![command.name().as_bytes().to_vec(), (n + counted as usize).to_string().into_bytes()];
     for i in 0..n {
         args.push(KEYS[(first + i) % KEYS.len()].to_vec());
+    }
+    if counted {
+        // The base, then the counting arguments: a name, dry run, pending counts.
+        args.push(BASE.to_vec());
+        args.push([b"api".as_slice(), b"", b"x\0y"][b.next() as usize % 3].to_vec());
+        args.push(if b.next() % 2 == 1 { b"1".to_vec() } else { b"0".to_vec() });
+        args.push(match b.next() % 3 {
+            0 => Vec::new(),
+            1 => format!("{} {} {} {} {}", b.next(), b.next(), b.next(), b.next(), b.next()).into_bytes(),
+            _ => token(b),
+        });
     }
     if command == Command::HitMany {
         args.push(number(b));
     } else {
-        let members = if matches!(command, Command::Compound | Command::CompoundPeek) { n } else { 1 };
+        let members = if matches!(command, Command::Compound | Command::CompoundPeek | Command::CompoundCounted) { n } else { 1 };
         for _ in 0..members {
             let name = ALGORITHMS[b.next() as usize % ALGORITHMS.len()];
             args.push(name.to_vec());
@@ -171,6 +190,20 @@ fn ours(writers: &Writers, before: &[(Vec<u8>, Value, Option<i64>)], policies: &
     })
 }
 
+fn expiry_of(snapshot: &[(Vec<u8>, Value, Option<i64>)], key: &[u8]) -> Option<i64> {
+    snapshot.iter().find(|(k, _, _)| k == key).and_then(|(_, _, at)| *at)
+}
+
+/// allowed + denied + would_deny of the limiter `name` in the counters at `key`.
+fn decisions(snapshot: &[(Vec<u8>, Value, Option<i64>)], key: &[u8], name: &[u8]) -> i128 {
+    let Some(Value::Hash(fields)) = value_of(snapshot, key) else { return 0 };
+    ["allowed", "denied", "would_deny"]
+        .iter()
+        .filter_map(|o| fields.get(&metrics::field(o, name)))
+        .map(|v| std::str::from_utf8(v).unwrap().parse::<i128>().unwrap())
+        .sum()
+}
+
 fn value_of<'a>(snapshot: &'a [(Vec<u8>, Value, Option<i64>)], key: &[u8]) -> Option<&'a Value> {
     snapshot.iter().find(|(k, _, _)| k == key).map(|(_, v, _)| v)
 }
@@ -193,7 +226,7 @@ fuzz_target!(|data: &[u8]| {
     }
     for _ in 0..1 + b.next() % 4 {
         NOW_US.fetch_add(i64::from(b.next()) * i64::from(b.next()) * 100, Ordering::Relaxed);
-        let command = Command::ALL[b.next() as usize % 6];
+        let command = Command::ALL[b.next() as usize % Command::ALL.len()];
         let args = call_args(&mut b, command);
         let argv: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
 
@@ -206,7 +239,7 @@ fuzz_target!(|data: &[u8]| {
             NOW_US.store(now as i64, Ordering::Relaxed);
         }
         let before = store.snapshot();
-        if let Call::One { key, algo, cost, now, peek } = &call {
+        if let Call::One { key, algo, cost, now, peek, .. } = &call {
             as_members(&store, key, algo, *cost, *now, *peek);
         }
         if ratelimit_fuzz::show() {
@@ -233,9 +266,40 @@ fuzz_target!(|data: &[u8]| {
             Call::Compound { members, .. } => members.iter().map(|(k, a)| (*k, Writer::Algorithm(*a))).collect(),
         };
         let ours = |keys: &[&[u8]]| ours(&writers, &before, &policies, keys);
+        // Only the call's own keys change, and a counted call's counters.
+        let counted = match &call {
+            Call::One { counted, .. } | Call::Many { counted, .. } | Call::Compound { counted, .. } => counted.as_ref(),
+            Call::Hits { .. } => None,
+        };
+        let counters = counted.map(|Counted { base, .. }| metrics::key(base, metrics::minute(clock() as f64)));
+        for (key, ..) in before.iter().chain(&after) {
+            if value_of(&before, key) != value_of(&after, key) || expiry_of(&before, key) != expiry_of(&after, key) {
+                assert!(
+                    policies.iter().any(|(k, _)| k == key) || counters.as_deref() == Some(key.as_slice()),
+                    "{} changed a key not its own: {:?}",
+                    command.name(),
+                    String::from_utf8_lossy(key)
+                );
+            }
+        }
+        // What the counters say was decided, before and after; a counted
+        // call adds its decisions and the pending denials it carried.
+        let decided = |snapshot: &[(Vec<u8>, Value, Option<i64>)]| match (counted, &counters) {
+            (Some(c), Some(key)) => decisions(snapshot, key, c.counting.name),
+            _ => 0,
+        };
+        let carried = counted.map_or(0, |c| i128::from(c.counting.pending[0]) + i128::from(c.counting.pending[1]));
+        // Counts near 2^63 may overflow HINCRBY, which refuses: the decision
+        // stands uncounted (as the Lua code's pcall leaves it), so the
+        // counters are checked with counts far from that only.
+        let exact = carried < 1 << 50;
+        let added = decided(&after) - decided(&before);
         match &call {
             Call::One { key, peek, .. } => {
                 let allowed = replies::answer(&reply, ours(&[key])).allowed;
+                if counted.is_some() && exact {
+                    assert_eq!(added, 1 + carried, "a counted take's counters");
+                }
                 if *peek {
                     assert_eq!(before, after, "a peek wrote");
                 } else if !allowed {
@@ -245,6 +309,9 @@ fuzz_target!(|data: &[u8]| {
             Call::Compound { members, peek, .. } => {
                 let (member, answer) = replies::compound(&reply, ours(&members.iter().map(|(k, _)| *k).collect::<Vec<_>>()));
                 assert!(member < members.len(), "member {member} of {}", members.len());
+                if counted.is_some() && exact {
+                    assert_eq!(added, 1 + carried, "a counted compound's counters");
+                }
                 if *peek {
                     assert_eq!(before, after, "a compound peek wrote");
                 } else if !answer.allowed {
@@ -255,6 +322,9 @@ fuzz_target!(|data: &[u8]| {
             }
             Call::Many { keys, .. } | Call::Hits { keys, .. } => {
                 let failed = replies::records(&reply, keys.len(), matches!(call, Call::Hits { .. }), ours(keys));
+                if counted.is_some() && exact {
+                    assert_eq!(added, failed.iter().filter(|f| !**f).count() as i128 + carried, "a counted batch's counters");
+                }
                 for (i, failed) in failed.into_iter().enumerate() {
                     if failed && keys.iter().filter(|k| **k == keys[i]).count() == 1 {
                         assert_eq!(value_of(&before, keys[i]), value_of(&after, keys[i]), "a batch's failed key changed");

@@ -255,14 +255,21 @@ pub fn set_parameter_type(
 /// frees, so it is only forgotten. At MINIT, after the class is registered.
 pub fn set_return_static(ce: &ClassEntry, method: &str) -> Result<(), String> {
     let class = ce.name().unwrap_or("?");
+    // SAFETY: a registered class's function table; only read.
     let found = unsafe { zend_hash_str_find(&raw const ce.function_table, method.as_ptr().cast(), method.len()) };
+    // SAFETY: null or a bucket whose value is the class's zend_function,
+    // which MINIT (one thread, nothing else reads it yet) may change.
     let function = unsafe { found.as_ref().and_then(|z| z.value.ptr.cast::<zend_function>().as_mut()) }
         .ok_or_else(|| format!("{class}::{method}() is not registered"))?;
+    // SAFETY: the methods of our classes are internal functions (their
+    // union's `internal_function` member).
     let internal = unsafe { &mut function.internal_function };
     const HAS_RETURN_TYPE: u32 = 1 << 13; // Zend/zend_compile.h ZEND_ACC_HAS_RETURN_TYPE
     if internal.arg_info.is_null() || internal.fn_flags & HAS_RETURN_TYPE == 0 {
         return Err(format!("{class}::{method}() declares no return type to replace"));
     }
+    // SAFETY: a function with ZEND_ACC_HAS_RETURN_TYPE has its return type
+    // in the entry before a non-null arg_info (zend_register_functions).
     let ret = unsafe { &mut *internal.arg_info.sub(1) };
     ret.type_.ptr = std::ptr::null_mut();
     ret.type_.type_mask = (ret.type_.type_mask & !TYPE_MASK) | MAY_BE_STATIC;
