@@ -82,11 +82,13 @@ to_install() {
 
 # ratelimit-php-on-path: tells dpkg that the PHP runtime the framework
 # packages ask for is the one on PATH (see above). Rebuilt when that PHP's
-# version changes.
+# version or the list changes. php-zip: composer recommends it (apt installs
+# recommends), and Debian's php-zip would bring php8.x-common in.
+provided='php-cli, php-json, php-mbstring, php-xml, php-intl, php-uuid, php-ctype, php-iconv, php-tokenizer, php-curl, php-igbinary, php-zip'
 provide_foreign_php() {
   local version dir
   version=$("$foreign_php" -n -r 'echo PHP_VERSION;')
-  [ "$(dpkg-query -W -f='${Version}' ratelimit-php-on-path 2>/dev/null || true)" = "$version" ] && return 0
+  [ "$(dpkg-query -W -f='${Version} ${Provides}' ratelimit-php-on-path 2>/dev/null || true)" = "$version $provided" ] && return 0
   dir=$(mktemp -d)
   mkdir -p "$dir/pkg/DEBIAN"
   cat >"$dir/pkg/DEBIAN/control" <<EOF
@@ -94,7 +96,7 @@ Package: ratelimit-php-on-path
 Version: $version
 Architecture: all
 Maintainer: ratelimit make deps <root@localhost>
-Provides: php-cli, php-json, php-mbstring, php-xml, php-intl, php-uuid, php-ctype, php-iconv, php-tokenizer, php-curl, php-igbinary
+Provides: $provided
 Description: the PHP at $foreign_php, for packages that depend on a PHP
  Installed by the ratelimit project's make deps beside a PHP that no Debian
  package owns (built from source, as in the official Docker images), so that
