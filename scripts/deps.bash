@@ -41,8 +41,7 @@ if [ -z "$php_version" ] && [ -n "$php_on_path" ]; then
   fi
 fi
 if [ -z "$foreign_php" ]; then
-  # php-predis: Debian 12 has it as a virtual package of php-nrk-predis (1.1).
-  php_packages=("php$php_version-dev" "php$php_version-cli" "php$php_version-fpm" php-predis)
+  php_packages=("php$php_version-dev" "php$php_version-cli" "php$php_version-fpm")
   # What the framework packages ask of PHP, named for this version, so that
   # apt takes this PHP's modules and not the distribution default's.
   [ -z "$php_version" ] || php_packages+=("php$php_version-mbstring" "php$php_version-xml" "php$php_version-intl")
@@ -56,7 +55,10 @@ phpredis_package() {
 
 # composer: the framework tests' Symfony kernel takes Composer\InstalledVersions
 # (Composer's runtime API, which FrameworkBundle asks) from it.
-packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils
+# php-predis (plain PHP code, for any PHP: the framework tests' predis client,
+# beside a PHP built from source too): Debian 12 has it as a virtual package
+# of php-nrk-predis (1.1).
+packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils php-predis
   php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
   dpkg-dev gnuplot-nox openssl
   python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
