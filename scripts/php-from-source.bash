@@ -11,6 +11,7 @@
 #
 #   scripts/php-from-source.bash FLAVOUR
 #   TESTS=php-tests/gcra_basic.phpt scripts/php-from-source.bash zts   only those phpt tests
+#   RATELIMIT_SKIP_CARGO=1 …   the suite without cargo test (which no PHP runs: CI's debug-nts row)
 #
 # Inside the root (scripts/matrix-lib.bash: the roots of `make matrix`,
 # kept under /var/cache/ratelimit-matrix), scripts/php-from-source-root.bash
@@ -57,7 +58,8 @@ for var in RATELIMIT_PHP_SRC RATELIMIT_PHPREDIS_SRC; do
 done
 
 echo "== PHP 8.4 from source, flavour $flavour, in $root/usr/local (log: $log)"
-in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" "${given[@]}" \
+in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" \
+  RATELIMIT_SKIP_CARGO="${RATELIMIT_SKIP_CARGO:-0}" "${given[@]}" \
   nice -n 19 bash /build/ratelimit/scripts/php-from-source-root.bash "$flavour" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 stop_processes_in "$root"
