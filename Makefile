@@ -19,7 +19,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind test-php test-threads bench-threads test-fpm matrix zts check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -47,9 +47,16 @@ test: $(SO) $(MODULE_SO) ## cargo test + the phpt suite against a redis-server o
 test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak, php-fpm+nginx); part of make test
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash php-tests/faults
 
-test-valgrind: $(SO) ## the phpt suite under valgrind memcheck (installs valgrind; slow; soak shortened)
+test-valgrind: $(SO) $(MODULE_SO) ## the phpt suite, both passes, every PHP under valgrind memcheck: an error or a definite/indirect leak fails its test (scripts/valgrind/php.supp; installs valgrind; slow; soak shortened)
 	@command -v valgrind >/dev/null || { sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$sudo apt-get install -y -qq valgrind >/dev/null; }
 	RATELIMIT_VALGRIND=1 RATELIMIT_SKIP_CARGO=1 RATELIMIT_SOAK_CALLS=60000 scripts/run-tests.bash $(TESTS)
+
+test-valgrind-server: $(SO) $(MODULE_SO) ## cargo test and the phpt suite's module pass with every redis-server (the server module in it) under valgrind memcheck; a report with an error fails (scripts/valgrind/server.supp; slow)
+	@command -v valgrind >/dev/null || { sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$sudo apt-get install -y -qq valgrind >/dev/null; }
+	RATELIMIT_VALGRIND_SERVER=1 RATELIMIT_MODULE_PASS=only scripts/run-tests.bash $(TESTS)
+
+fuzz: ## every fuzz target (fuzz/: DSNs, connection arrays, ini values, RESP replies, the module's commands, the core's arithmetic) for FUZZ_SECONDS each (default 60) from its corpus in fuzz/corpus; a finding fails (cargo +nightly fuzz, installed if missing; FUZZ_MERGE=1 keeps what the runs found in fuzz/corpus)
+	scripts/fuzz.bash $(FUZZ_TARGETS)
 
 test-php: $(SO) $(MODULE_SO) ## only the phpt suite (TESTS=php-tests/some.phpt to pick; RATELIMIT_MODULE_PASS=only|no: only/without the pass with the module)
 	RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash $(TESTS)
@@ -63,11 +70,14 @@ bench-threads: $(SO) $(MODULE_SO) ## under a thread-safe PHP with the embed and 
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test
 	scripts/fpm-load.bash
 
-matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6, PHP 8.5 and 8.6 against Redis/Valkey, zts); ROWS="trixie-redis …" to pick; needs root
+matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, trixie Redis/Valkey, sid, Redis 6, PHP 8.5 and 8.6 against Redis/Valkey, zts, debug NTS and ZTS, ASAN); ROWS="trixie-redis …" to pick; needs root
 	scripts/matrix.bash $(ROWS)
 
 zts: ## the suite and make test-threads under a thread-safe PHP 8.4 built from source as the php:8.x-zts images (/usr/local, conf.d scan dir; once, in a trixie root under /var/cache/ratelimit-matrix), with make check-official-layout; TESTS=… for some phpt only; needs root
 	scripts/php-from-source.bash zts
+
+php-from-source: ## the suite under a PHP 8.4 of FLAVOUR built from source in a trixie root (make zts's builder): FLAVOUR=zts, debug-nts (--enable-debug: leaks reported, assertions on), debug-zts (and the thread tests), asan (AddressSanitizer + UBSan, the Zend allocator off); TESTS=… for some phpt only; needs root
+	scripts/php-from-source.bash $(FLAVOUR)
 
 check-official-layout: $(SO) ## under a PHP laid out as the official images (make zts runs it): no second PHP, make install/uninstall into its conf.d, docs/install.md's Dockerfile build step (PIE's), php-fpm loads it
 	scripts/check-official-layout.bash
@@ -90,6 +100,9 @@ deb: $(SO) $(MODULE_SO) ## Debian packages: dist/php<X.Y>-ratelimit_<version>_<a
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php
+
+check-unsafe: ## fail when an unsafe block lacks its SAFETY comment (clippy) or docs/safety.md's count of them is stale
+	scripts/check-unsafe.bash
 
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -

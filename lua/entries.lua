@@ -160,7 +160,10 @@ end)
 local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
   local algo = ALGORITHMS[argv[at + 1]]
   local key, i = keys[m], at + 1
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek)
+  -- Checked without writing (consuming false): a later member may still
+  -- refuse its key, and a refused call writes nothing. A member that denies
+  -- repairs its key on the way out instead (algo.repair).
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, false)
   local all, least, low, reset, retry, delay = above and fits, nil, nil, 0, 0, 0
   if m < n then
     all, least, low, reset, retry, delay = members(keys, argv, i + algo.nargs, m + 1, n, cost, now, injected, peek, all)
@@ -174,6 +177,7 @@ local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
     local r, w = algo.explain(key, argv, i, cost, now, s1, s2, s3)
     if r > reset then reset = r end
     if not fits and w > retry then retry = w end
+    if not fits and not peek and algo.repair then algo.repair(key, argv, i, s1, s2, s3) end
   end
   if low == nil or remaining <= low then least, low = m, remaining end
   return all, least, low, reset, retry, delay

@@ -63,6 +63,15 @@ local function int(n)
   return string.format('%d', n)
 end
 
+-- Whether the string s (tonumber: n) holds a counter the library may have
+-- written: an integer as INCRBY and HINCRBY read one (digits, an optional
+-- '-', no leading zero), below 2^53 in size, where doubles count exactly.
+-- A check refuses anything else before any write, so INCRBY or HINCRBY
+-- never fails after another write of the same call (numbers.rs: `counter`).
+local function is_counter(s, n)
+  return (s == '0' or string.find(s, '^%-?[1-9]%d*$') ~= nil) and n > -2^53 and n < 2^53
+end
+
 -- A number from ARGV: a limiter's arguments (capacity, rate, window, limit,
 -- cost) are the same few strings on every call; and the slice numbers of a
 -- sliding window's hash, the same for a whole slice. Never for what changes

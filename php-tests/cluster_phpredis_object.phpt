@@ -129,7 +129,7 @@ if (($pid = pcntl_fork()) === 0) {
         echo "$form: ", $yn([$l->consume('a'), $l->consume('a'), $l->consume('a')]), "\n";
     }
     file_put_contents($out, ob_get_clean());
-    posix_kill(getmypid(), SIGKILL); // no shutdown functions: the parent owns the cluster
+    rl_child_exit(); // no shutdown functions: the parent owns the cluster
 }
 pcntl_waitpid($pid, $status);
 echo file_get_contents($out);

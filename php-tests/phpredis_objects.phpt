@@ -58,13 +58,17 @@ echo "-- one that reports a tls:// host: TLS only, against a plain listener\n";
 $listener = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($listener, false))[1];
 $pw = 'tls-secret-' . getmypid();
-/** A phpredis object as one connected with TLS reports itself. */
+/** A phpredis object as one connected with TLS reports itself (its
+ *  timeouts too: phpredis's own getters answer false on an object that is
+ *  not connected, against their float return type; a debug PHP stops there). */
 class TlsRedis extends Redis {
     public function isConnected(): bool { return true; }
     public function getHost(): string { return 'tls://127.0.0.1'; }
     public function getPort(): int { return $GLOBALS['port']; }
     public function getAuth(): mixed { return $GLOBALS['pw']; }
     public function getDbNum(): int { return 0; }
+    public function getTimeout(): float { return 0.0; }
+    public function getReadTimeout(): float { return 0.0; }
 }
 ini_set('ratelimit.connect_timeout', '0.3');
 ini_set('ratelimit.timeout', '0.3');

@@ -6,13 +6,17 @@ PHP code in a phpredis subclass is respected: its exceptions propagate unchanged
 <?php
 require __DIR__ . '/config.inc';
 
-/** Looks connected to the test server; each subclass overrides one getter. */
+/** Looks connected to the test server; each subclass overrides one getter.
+ *  Its timeouts too: phpredis's own getters answer false on an object that
+ *  is not connected, against their float return type (a debug PHP stops there). */
 class Connected extends Redis {
     public function isConnected(): bool { return true; }
     public function getHost(): string { return '127.0.0.1'; }
     public function getPort(): int { return RL_PORT; }
     public function getAuth(): mixed { return null; }
     public function getDbNum(): int { return 0; }
+    public function getTimeout(): float { return 0.0; }
+    public function getReadTimeout(): float { return 0.0; }
 }
 class AuthFromVault extends Connected {
     public function getAuth(): mixed { throw new LogicException('vault unavailable', 42); }

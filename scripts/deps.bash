@@ -53,12 +53,13 @@ phpredis_package() {
   return 0
 }
 
-# php-predis (plain PHP, for any PHP: the Laravel tests' predis client; Debian 12
-# has it as a virtual package of php-nrk-predis, 1.1).
 # composer: the framework tests' Symfony kernel takes Composer\InstalledVersions
 # (Composer's runtime API, which FrameworkBundle asks) from it.
-packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils
-  php-predis php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
+# php-predis (plain PHP code, for any PHP: the framework tests' predis client,
+# beside a PHP built from source too): Debian 12 has it as a virtual package
+# of php-nrk-predis (1.1).
+packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils php-predis
+  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
   dpkg-dev gnuplot-nox openssl
   python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
 
@@ -83,11 +84,13 @@ to_install() {
 
 # ratelimit-php-on-path: tells dpkg that the PHP runtime the framework
 # packages ask for is the one on PATH (see above). Rebuilt when that PHP's
-# version changes.
+# version or the list changes. php-zip: composer recommends it (apt installs
+# recommends), and Debian's php-zip would bring php8.x-common in.
+provided='php-cli, php-json, php-mbstring, php-xml, php-intl, php-uuid, php-ctype, php-iconv, php-tokenizer, php-curl, php-igbinary, php-zip'
 provide_foreign_php() {
   local version dir
   version=$("$foreign_php" -n -r 'echo PHP_VERSION;')
-  [ "$(dpkg-query -W -f='${Version}' ratelimit-php-on-path 2>/dev/null || true)" = "$version" ] && return 0
+  [ "$(dpkg-query -W -f='${Version} ${Provides}' ratelimit-php-on-path 2>/dev/null || true)" = "$version $provided" ] && return 0
   dir=$(mktemp -d)
   mkdir -p "$dir/pkg/DEBIAN"
   cat >"$dir/pkg/DEBIAN/control" <<EOF
@@ -95,7 +98,7 @@ Package: ratelimit-php-on-path
 Version: $version
 Architecture: all
 Maintainer: ratelimit make deps <root@localhost>
-Provides: php-cli, php-json, php-mbstring, php-xml, php-intl, php-uuid, php-ctype, php-iconv, php-tokenizer, php-curl, php-igbinary
+Provides: $provided
 Description: the PHP at $foreign_php, for packages that depend on a PHP
  Installed by the ratelimit project's make deps beside a PHP that no Debian
  package owns (built from source, as in the official Docker images), so that

@@ -41,6 +41,9 @@ php85-valkey   sid+php8.5  valkey-server  the same against Valkey 9.1
 php86          sid+php8.6  valkey-server  PHP 8.6 (its release candidate until Debian has the release) from experimental on the sid snapshot, no phpredis: Valkey 9.1
 php86-redis    sid+php8.6  redis-server   the same against Redis 8.0
 zts            source:zts  redis-server   PHP 8.4 ZTS built from source as the php:8.x-zts image (/usr/local, its conf.d): the suite, the thread tests, make install and PIE in that layout (make zts)
+debug-nts      source:debug-nts  redis-server   PHP 8.4 built from source with --enable-debug: the suite with every leaked Zend allocation reported and the engine assertions on
+debug-zts      source:debug-zts  redis-server   the same, thread-safe with the embed SAPI: the suite and the thread tests
+asan           source:asan  redis-server   PHP 8.4 built with AddressSanitizer and UBSan (and --enable-debug), the Zend allocator off: the suite, every sanitizer report a failure
 '
 all_rows=$(awk 'NF {print $1}' <<<"$ROWS")
 rows=("$@")

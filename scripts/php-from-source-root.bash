@@ -21,8 +21,15 @@
 set -euo pipefail
 
 # flavour → configure options beyond the common ones | make targets after make test | what it is
+#   | the environment of the runs (a debug build reports leaks and fails its
+#   assertions by itself; under the sanitizers the Zend allocator is off, so
+#   each allocation is one they see, and every report goes to a file that is
+#   counted after the runs: sanitizer_reports below)
 FLAVOURS='
-zts|--enable-zts --enable-embed|test-threads|thread-safe with the embed SAPI, as the php:8.x-zts images (the thread tests run on it)
+zts|--enable-zts --enable-embed|test-threads|thread-safe with the embed SAPI, as the php:8.x-zts images (the thread tests run on it)|
+debug-nts|--enable-debug||a debug build (--enable-debug): a leaked Zend allocation is reported ([Memory leaked]) and an engine assertion aborts|
+debug-zts|--enable-debug --enable-zts --enable-embed|test-threads|a debug build, thread-safe with the embed SAPI (the thread tests run on it)|
+asan|--enable-debug --enable-address-sanitizer --enable-undefined-sanitizer||AddressSanitizer and UndefinedBehaviorSanitizer (and the debug checks), the Zend allocator off|USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1 ASAN_OPTIONS=log_path=/build/sanitizer/asan:detect_leaks=1:detect_odr_violation=0 UBSAN_OPTIONS=log_path=/build/sanitizer/ubsan:print_stacktrace=1
 '
 flavour_field() { awk -F'|' -v f="$1" -v n="$2" '$1 == f {print $n}' <<<"$FLAVOURS"; }
 if [ "${1:-}" = --check-flavour ]; then
@@ -33,6 +40,7 @@ fi
 flavour=${1:?flavour}
 options=$(flavour_field "$flavour" 2)
 targets=$(flavour_field "$flavour" 3)
+environment=$(flavour_field "$flavour" 5)
 [ -n "$(flavour_field "$flavour" 4)" ] || { echo "unknown flavour $flavour"; exit 2; }
 prefix=/usr/local
 export PHP_INI_DIR=$prefix/etc/php
@@ -124,6 +132,12 @@ if [ "${RATELIMIT_PHP_REBUILD:-0}" = 1 ] || [ "$(cat "$built" 2>/dev/null | head
   echo "PHP ($flavour) and phpredis built in $((SECONDS - started)) s"
 fi
 
+# The flavour's environment, for every run from here on: PHP's own, the
+# builds that run it, and the PHPs the tests start.
+# shellcheck disable=SC2086 # VAR=value words
+[ -z "$environment" ] || export $environment
+rm -rf /build/sanitizer && mkdir -p /build/sanitizer
+
 cd /build/ratelimit
 [ "$(command -v php)" = "$prefix/bin/php" ] || { echo "php on PATH is $(command -v php), not $prefix/bin/php"; exit 1; }
 php -v
@@ -149,5 +163,13 @@ for target in check-official-layout test $targets; do
   [ -n "${p:-}" ] || { p=0; f=1; echo "make $target ended without a count"; }
   total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
 done
+# A sanitizer's report is a failure, whichever process wrote it (a test's
+# child whose output no test reads too): each file in /build/sanitizer is one.
+reports=$(find /build/sanitizer -type f | wc -l)
+if [ "$reports" -gt 0 ]; then
+  echo "sanitizer reports: $reports"
+  for f in /build/sanitizer/*; do echo "---- $f"; head -60 "$f"; done
+  total_failed=$((total_failed + reports))
+fi
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]

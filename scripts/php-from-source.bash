@@ -3,10 +3,15 @@
 # (prefix /usr/local, php.ini in /usr/local/etc/php, a conf.d scan dir at
 # /usr/local/etc/php/conf.d, no phpenmod), in a Debian trixie root of its
 # own per flavour, then the suite under it: `make zts` (flavour zts, as the
-# php:8.x-zts images: thread-safe, with the embed SAPI for the thread tests).
+# php:8.x-zts images: thread-safe, with the embed SAPI for the thread tests);
+# debug-nts and debug-zts (--enable-debug: leaks reported, assertions on) and
+# asan (AddressSanitizer and UBSan) are PHP's own memory checks, run by
+# `make php-from-source FLAVOUR=…` and the matrix rows of the same names
+# (scripts/php-from-source-root.bash lists the flavours).
 #
 #   scripts/php-from-source.bash FLAVOUR
 #   TESTS=php-tests/gcra_basic.phpt scripts/php-from-source.bash zts   only those phpt tests
+#   RATELIMIT_SKIP_CARGO=1 …   the suite without cargo test (which no PHP runs: CI's debug-nts row)
 #
 # Inside the root (scripts/matrix-lib.bash: the roots of `make matrix`,
 # kept under /var/cache/ratelimit-matrix), scripts/php-from-source-root.bash
@@ -30,7 +35,7 @@ set -uo pipefail
 {
 cd "$(dirname "$0")/.."
 . scripts/matrix-lib.bash # dir, root_of, prepare_root, in_root, stop_processes_in, fetch_crates
-flavour=${1:?usage: $0 FLAVOUR (zts)}
+flavour=${1:?usage: $0 FLAVOUR (zts, debug-nts, debug-zts, asan)}
 bash scripts/php-from-source-root.bash --check-flavour "$flavour" || exit 2
 log=$dir/logs/php-$flavour.log
 name=trixie-$flavour
@@ -54,7 +59,8 @@ for var in RATELIMIT_PHP_SRC RATELIMIT_PHPREDIS_SRC; do
 done
 
 echo "== PHP 8.4 from source, flavour $flavour, in $root/usr/local (log: $log)"
-in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" "${given[@]}" \
+in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" \
+  RATELIMIT_SKIP_CARGO="${RATELIMIT_SKIP_CARGO:-0}" "${given[@]}" \
   BENCH_QUICK="${BENCH_QUICK:-}" BENCH_THREADS_ROUNDS="${BENCH_THREADS_ROUNDS:-}" BENCH_THREADS_DECISIONS="${BENCH_THREADS_DECISIONS:-}" \
   nice -n 19 bash /build/ratelimit/scripts/php-from-source-root.bash "$flavour" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}

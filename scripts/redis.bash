@@ -38,7 +38,8 @@ redis_launch() {
     --save '' --appendonly no --daemonize no --logfile "$REDIS_DIR/redis.log" "$@" &
   REDIS_PID=$!
   local i
-  for i in $(seq 1 100); do
+  # 5 s, or RATELIMIT_TEST_SLOW times that (a server under valgrind).
+  for i in $(seq 1 $((100 * ${RATELIMIT_TEST_SLOW:-1}))); do
     if "$REDIS_CLI_BIN" -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG; then
       export REDIS_PORT REDIS_PID REDIS_DIR REDIS_SOCKET
       return 0

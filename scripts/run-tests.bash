@@ -14,9 +14,22 @@
 #              the one skip allowed without it: a test whose subject is
 #              phpredis, on a PHP without the redis extension, counted and
 #              listed apart as "skipped: N (phpredis ...)"),
-#              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite.
+#              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite,
+#              RATELIMIT_VALGRIND=1: every test's PHP under valgrind memcheck (make test-valgrind),
+#              RATELIMIT_VALGRIND_SERVER=1: every redis-server under valgrind memcheck, the
+#              server module in it (make test-valgrind-server); each server's report is read
+#              after the run, and one with an error counts as a failed test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
+  # Set before redis.bash reads it: every server this run starts, and every
+  # one the tests start (config.inc, tests/support), is the wrapper's.
+  export RATELIMIT_VALGRIND_SERVER_BIN=${RATELIMIT_TEST_SERVER:-redis-server}
+  export RATELIMIT_TEST_SERVER=$PWD/scripts/valgrind/server.bash
+  export RATELIMIT_VALGRIND_LOGS=${RATELIMIT_VALGRIND_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-valgrind.XXXXXX")}
+  # A server under valgrind starts and answers several times slower.
+  export RATELIMIT_TEST_SLOW=${RATELIMIT_TEST_SLOW:-6}
+fi
 . scripts/redis.bash
 . scripts/php.bash # PHP_ARGS: php -n, the extensions the tests need, the .so
 
@@ -67,8 +80,19 @@ log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
 # RATELIMIT_VALGRIND=1: every test under valgrind memcheck (run-tests.php -m,
 # Zend allocator off so valgrind sees each allocation); LEAK counts as failure.
 # PCRE's JIT is off there: valgrind reports its generated code's reads as errors.
+# VALGRIND_OPTS adds to run-tests.php's own options: a definite or indirect
+# leak is an error, reported with its allocation's stack (so the test's .mem
+# file is not empty: LEAK), each suppression explained in php.supp; the
+# servers, nginx and the tools the tests start are not traced (their own
+# pass: RATELIMIT_VALGRIND_SERVER).
 extra=()
-[ "${RATELIMIT_VALGRIND:-0}" = 1 ] && { extra+=(-m -d pcre.jit=0); export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1; }
+if [ "${RATELIMIT_VALGRIND:-0}" = 1 ]; then
+  extra+=(-m -d pcre.jit=0)
+  export USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1
+  export VALGRIND_OPTS="--leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --num-callers=30 \
+--suppressions=$PWD/scripts/valgrind/php.supp \
+--trace-children-skip=*redis-server,*valkey-server,*redis-sentinel,*valkey-sentinel,*server.bash,*redis-cli,*valkey-cli,*nginx,*openssl,*/ab,*/true"
+fi
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
 
 # One pass: $1 names it, $2 is the module to load ('' for none); the rest are the tests.
@@ -88,6 +112,16 @@ phpt_pass() {
   local p f b w l s
   p=$(count passed); f=$(count failed); b=$(count borked); w=$(count warned); l=$(count leaked); s=$(count skipped)
   p=${p:-0}; f=${f:-0}; b=${b:-0}; w=${w:-0}; l=${l:-0}; s=${s:-0}
+  if [ "${RATELIMIT_VALGRIND:-0}" = 1 ] && [ "$l" -gt 0 ]; then
+    # run-tests.php says LEAK for any report at all; what counts is a memory
+    # error, or a leak of the extension in a process that shut down
+    # (scripts/valgrind/php-report.php says why).
+    local mems
+    mapfile -t mems < <(grep -aoE '^LEAK.* \[[^]]+\.phpt\]' "$log" | sed -E 's/.* \[([^]]+)\.phpt\]$/\1.mem/')
+    php -n scripts/valgrind/php-report.php "${mems[@]}" | tail -100
+    l=$(php -n scripts/valgrind/php-report.php "${mems[@]}" | sed -n 's/^valgrind: [0-9]* reports, \([0-9]*\) count$/\1/p')
+    l=${l:-1}
+  fi
   if [ "$((p + f + b + w + l + s))" -eq 0 ]; then
     echo "run-tests.php ran no test"; failed=$((failed + 1))
   fi
@@ -108,5 +142,12 @@ phpt_pass() {
 [ "${RATELIMIT_MODULE_PASS:-}" = only ] || phpt_pass "the Lua library deciding" "" "$@"
 [ "${RATELIMIT_MODULE_PASS:-}" = no ] || phpt_pass "the server module loaded (its commands decide)" "$module" "$@"
 [ "$has_phpredis" = 1 ] || echo "skipped: $skipped_phpredis (phpredis is their subject and this PHP has no redis extension)"
+if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
+  # Every server's report; one with an error is a failure.
+  echo "-- valgrind's reports of the servers ($RATELIMIT_VALGRIND_LOGS)"
+  scripts/valgrind/check-logs.bash "$RATELIMIT_VALGRIND_LOGS" | tail -200
+  bad=$(scripts/valgrind/check-logs.bash "$RATELIMIT_VALGRIND_LOGS" | sed -n 's/^valgrind: [0-9]* reports, \([0-9]*\) with errors$/\1/p')
+  failed=$((failed + ${bad:-1}))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -154,10 +154,13 @@ mod tests {
             // In the child: the gate is open, and this thread's own entry counted.
             let again = enter();
             drop(again);
+            // SAFETY: _exit ends the child without running the parent's
+            // atexit handlers or flushing its buffers twice.
             unsafe { libc::_exit(if GATE.load(Ordering::Relaxed) == 1 { 0 } else { 1 }) };
         }
         drop(inside);
         let mut status = 0;
+        // SAFETY: waits for our own child; `status` outlives the call.
         assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child status {status}");
     }

@@ -234,13 +234,24 @@ unsafe extern "C" fn on_modify(
 ) -> c_int {
     const SUCCESS: c_int = 0;
     const FAILURE: c_int = -1;
-    let Some(apply) = APPLIERS.get(mh_arg1 as usize) else { return FAILURE };
+    // SAFETY: the engine passes null or the new value's zend_string, alive for this call.
     let bytes: &[u8] = if new_value.is_null() { b"" } else { unsafe { (*(new_value as *const ZendStr)).as_bytes() } };
-    match std::panic::catch_unwind(|| apply(bytes)) {
+    match std::panic::catch_unwind(|| apply(mh_arg1 as usize, bytes)) {
         Ok(true) => SUCCESS,
         _ => FAILURE,
     }
 }
+
+/// The entry at `index` of the ini table takes `value`, as its `on_modify`
+/// hook applies it: whether it was taken (when not, the old value stays).
+/// Public for the fuzz target that gives every entry any bytes
+/// (fuzz/fuzz_targets/ini_values.rs).
+pub fn apply(index: usize, value: &[u8]) -> bool {
+    APPLIERS.get(index).is_some_and(|f| f(value))
+}
+
+/// How many entries the ini table has.
+pub const ENTRIES: usize = APPLIERS.len();
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
 static APPLIERS: [Apply; 12] = [

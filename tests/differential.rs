@@ -268,7 +268,8 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             let cost = if rng.below(3) == 0 { rng.range(1, max_cost) } else { 1 };
             let what = rng.below(13);
             let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
-            let (kind, foreign) = (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec()][rng.below(3) as usize].clone());
+            let (kind, foreign) =
+                (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec(), b"1.5".to_vec()][rng.below(4) as usize].clone());
             let dry_run = counted && rng.below(4) == 0;
             let run = |side: &Side| -> (&'static str, Answers) {
                 let (one, all, opts) = (&side.limiters[m], &side.all, CallOptions { dry_run, ..side.opts });

@@ -1,9 +1,11 @@
 //! An algorithm with its parameters, read from the arguments every entry
 //! carries (lua/library.lua: ALGORITHMS.<name> and its `nargs` arguments,
-//! decimal text as the extension sends them), and the three steps every
-//! algorithm has: `check` whether a cost fits (writing nothing, except a
-//! consuming fixed window's expiry repair), `explain` the times of an answer
-//! that takes nothing, `commit` a cost that fits.
+//! decimal text as the extension sends them), and the steps every algorithm
+//! has: `check` whether a cost fits (reading only; a value the algorithm
+//! never writes is refused here, so nothing after it fails), `explain` the
+//! times of an answer that takes nothing, `commit` a cost that fits; and
+//! `repair`, what a consuming call that takes nothing writes (a fixed
+//! window's lost expiry).
 
 use crate::effect::Effect;
 use crate::numbers::lua_tonumber;
@@ -39,6 +41,19 @@ enum State {
     Gcra(gcra::State),
 }
 
+/// The largest count (limit, capacity, cost): 2^40, exact in doubles with
+/// room to add (the extension's `params::MAX_COUNT`).
+pub const MAX_COUNT: f64 = 1_099_511_627_776.0;
+/// The longest duration, 10 years (the extension's `params::MAX_SECONDS`),
+/// and in ms and µs.
+pub const MAX_SECONDS: f64 = 315_360_000.0;
+pub const MAX_MS: f64 = MAX_SECONDS * 1e3;
+pub const MAX_US: f64 = MAX_SECONDS * 1e6;
+/// The most slices in a sliding window's hash (the extension's `MAX_BLOCKS`).
+pub const MAX_BLOCKS: f64 = 1000.0;
+/// The largest cost of an exact log (the extension's `MAX_LOG_COST`).
+pub const MAX_LOG_COST: f64 = 1000.0;
+
 /// (remaining, reset_us, delay_us) of a committed cost.
 pub type Committed = (f64, f64, f64);
 
@@ -52,7 +67,11 @@ impl Algorithm {
         })
     }
 
-    /// The algorithm `name` with `args` (exactly `nargs(name)` of them).
+    /// The algorithm `name` with `args` (exactly `nargs(name)` of them),
+    /// each within what the extension's constructors allow (and so what
+    /// it ever sends): counts and durations where the arithmetic stays
+    /// exact in doubles, and a call's work bounded. Anything else is refused,
+    /// naming the algorithm; the Lua library trusts its caller instead.
     pub fn parse(name: &[u8], args: &[&[u8]]) -> Result<Algorithm, Refused> {
         let bad = || Refused(format!("ERR ratelimit: bad arguments for {}", String::from_utf8_lossy(name)));
         if Algorithm::nargs(name) != Some(args.len()) {
@@ -63,14 +82,43 @@ impl Algorithm {
             *slot = lua_tonumber(a).filter(|x| x.is_finite()).ok_or_else(bad)?;
         }
         let [a, b, c] = n;
-        Ok(match name {
-            b"fixed_window" => Algorithm::FixedWindow(fixed_window::Params { window: a, limit: b }),
-            b"sliding_log" => Algorithm::SlidingLog(sliding_log::Params { window: a, limit: b, ttl_ms: c }),
-            b"sliding_blocks" => Algorithm::SlidingBlocks(sliding_blocks::Params { window: a, limit: b, slice: c }),
-            b"token_bucket" => Algorithm::TokenBucket(token_bucket::Params { capacity: a, rate: b }),
-            b"leaky_bucket" => Algorithm::LeakyBucket(leaky_bucket::Params { capacity: a, rate: b, size: c }),
-            _ => Algorithm::Gcra(gcra::Params { interval: a, tolerance: b }),
-        })
+        let whole = |x: f64, lo: f64, hi: f64| x == x.floor() && (lo..=hi).contains(&x);
+        let count = |x: f64| whole(x, 1.0, MAX_COUNT);
+        // A bucket fills or drains within MAX_SECONDS (its key's TTL).
+        let rate = |units: f64, r: f64| r > 0.0 && r <= MAX_COUNT && units / r <= MAX_SECONDS;
+        let algorithm = match name {
+            b"fixed_window" if whole(a, 1.0, MAX_MS) && count(b) => Algorithm::FixedWindow(fixed_window::Params { window: a, limit: b }),
+            // The log's key outlives its newest entry by at least the window.
+            b"sliding_log" if whole(a, 1000.0, MAX_US) && count(b) && whole(c, (a / 1000.0).ceil(), MAX_MS) => {
+                Algorithm::SlidingLog(sliding_log::Params { window: a, limit: b, ttl_ms: c })
+            }
+            // At most MAX_BLOCKS slices of at least 1 ms in a window.
+            b"sliding_blocks" if whole(a, 1000.0, MAX_US) && count(b) && whole(c, 1000.0, a) && (a / c).floor() <= MAX_BLOCKS => {
+                Algorithm::SlidingBlocks(sliding_blocks::Params { window: a, limit: b, slice: c })
+            }
+            b"token_bucket" if count(a) && rate(a, b) => Algorithm::TokenBucket(token_bucket::Params { capacity: a, rate: b }),
+            b"leaky_bucket" if count(a) && rate(a, b) && whole(c, 1.0, a) => {
+                Algorithm::LeakyBucket(leaky_bucket::Params { capacity: a, rate: b, size: c })
+            }
+            b"gcra" if whole(a, 1.0, MAX_US) && whole(b, a, MAX_US) => Algorithm::Gcra(gcra::Params { interval: a, tolerance: b }),
+            _ => return Err(bad()),
+        };
+        Ok(algorithm)
+    }
+
+    /// The largest cost one call may take, as the extension bounds it: what
+    /// the policy can ever accept (a larger cost could only be denied, with
+    /// a retry beyond any time the arithmetic keeps exact), and for an exact
+    /// log at most MAX_LOG_COST (a member per unit: its work grows with the cost).
+    pub fn max_cost(&self) -> f64 {
+        match self {
+            Algorithm::FixedWindow(p) => p.limit,
+            Algorithm::SlidingLog(p) => p.limit.min(MAX_LOG_COST),
+            Algorithm::SlidingBlocks(p) => p.limit,
+            Algorithm::TokenBucket(p) => p.capacity,
+            Algorithm::LeakyBucket(p) => (p.capacity / p.size).floor(),
+            Algorithm::Gcra(p) => (p.tolerance / p.interval).floor(),
+        }
     }
 
     /// False for the fixed window: its clock is the key's expiry, and a call
@@ -80,11 +128,10 @@ impl Algorithm {
     }
 
     /// Whether `cost` fits at `now` (µs; `injected`: a test's clock).
-    /// `consuming` false: a peek, which writes nothing at all.
-    pub fn check(&self, view: &dyn View, cost: f64, now: f64, injected: bool, consuming: bool, effects: &mut Vec<Effect>) -> Read<Checked> {
+    pub fn check(&self, view: &dyn View, cost: f64, now: f64, injected: bool) -> Read<Checked> {
         let (fits, remaining, state) = match self {
             Algorithm::FixedWindow(p) => {
-                let (f, r, s) = fixed_window::check(p, view, cost, now, injected, consuming, effects)?;
+                let (f, r, s) = fixed_window::check(p, view, cost, now, injected)?;
                 (f, r, State::FixedWindow(s))
             }
             Algorithm::SlidingLog(p) => {
@@ -122,6 +169,14 @@ impl Algorithm {
             (Algorithm::Gcra(p), State::Gcra(s)) => gcra::explain(p, now, s),
             _ => unreachable!("a check's state belongs to its own algorithm"),
         })
+    }
+
+    /// What a consuming call writes when it takes nothing (denied, or a
+    /// compound another member denied): only a fixed window without expiry.
+    pub fn repair(&self, c: &Checked, effects: &mut Vec<Effect>) {
+        if let (Algorithm::FixedWindow(p), State::FixedWindow(s)) = (self, &c.state) {
+            fixed_window::repair(p, s, effects);
+        }
     }
 
     /// Takes `cost` (only after `check` said it fits).

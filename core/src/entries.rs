@@ -1,8 +1,11 @@
 //! The entry points of lua/entries.lua over any keyspace: one limiter on one
 //! key (take, peek), one limiter on many keys in order (take_many), and
 //! several limiters decided all or nothing (compound, compound_peek). The
-//! executor gives the keyspace and the clock; the writes of each decision are
-//! applied before the next one reads, as Redis applies the Lua code's.
+//! executor gives the keyspace and the clock. A decision is worked out whole
+//! before any of its writes is applied, so one that is refused (a key holding
+//! what the library never writes, on any member) writes nothing; the writes
+//! of each decision are applied before the next one reads, as Redis applies
+//! the Lua code's.
 
 use crate::algorithm::Algorithm;
 use crate::answer::Answer;
@@ -33,18 +36,22 @@ fn instant<K: Keyspace + ?Sized>(ks: &K, injected: Option<f64>, reads: bool) -> 
 /// One decision on one key (lua/entries.lua's `one_key`).
 fn one_key<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], algo: &Algorithm, cost: f64, now: f64, injected: bool, peek: bool) -> Read<Answer> {
     let mut effects = Vec::new();
-    let checked = algo.check(&*ks.view(key), cost, now, injected, !peek, &mut effects);
+    let answer = {
+        let view = ks.view(key);
+        let checked = algo.check(&*view, cost, now, injected)?;
+        if checked.fits && !peek {
+            let (remaining, reset, delay) = algo.commit(&*view, cost, now, checked, &mut effects)?;
+            Answer::new(remaining, reset, None, delay)
+        } else {
+            let (reset, retry) = algo.explain(&*view, cost, now, &checked)?;
+            if !peek {
+                algo.repair(&checked, &mut effects);
+            }
+            Answer::new(checked.remaining, reset, (!checked.fits).then_some(retry), 0.0)
+        }
+    };
     ks.apply(key, &effects)?;
-    let checked = checked?;
-    effects.clear();
-    if checked.fits && !peek {
-        let committed = algo.commit(&*ks.view(key), cost, now, checked, &mut effects)?;
-        ks.apply(key, &effects)?;
-        let (remaining, reset, delay) = committed;
-        return Ok(Answer::new(remaining, reset, None, delay));
-    }
-    let (reset, retry) = algo.explain(&*ks.view(key), cost, now, &checked)?;
-    Ok(Answer::new(checked.remaining, reset, (!checked.fits).then_some(retry), 0.0))
+    Ok(answer)
 }
 
 /// `take` (peek false) or `peek`: one limiter on one key.
@@ -135,7 +142,11 @@ impl CompoundAnswer {
 
 /// `compound` (peek false) or `compound_peek`: every member checked first,
 /// in order; only when all fit (and this is no peek) does every member
-/// commit, else every member explains. Members have distinct keys.
+/// commit, else every member explains (and a consuming call repairs what it
+/// denied). Members have distinct keys, so each member's writes are applied
+/// after every member has been worked out: a refusal on any member writes
+/// nothing, and the state left is what the Lua code's writes leave, in the
+/// order it writes (from the last member to the first).
 pub fn compound<K: Keyspace + ?Sized>(
     ks: &mut K,
     members: &[(&[u8], Algorithm)],
@@ -171,31 +182,31 @@ fn compound_at<K: Keyspace + ?Sized>(
     peek: bool,
 ) -> Read<CompoundAnswer> {
     let mut checked = Vec::with_capacity(members.len());
-    let mut effects = Vec::new();
     for (key, algo) in members {
-        let c = algo.check(&*ks.view(key), cost, now, injected, !peek, &mut effects);
-        ks.apply(key, &effects)?;
-        effects.clear();
-        checked.push(c?);
+        checked.push(algo.check(&*ks.view(key), cost, now, injected)?);
     }
     let all = checked.iter().all(|c| c.fits);
     let (mut least, mut low) = (0, f64::INFINITY);
     let (mut reset, mut retry, mut delay) = (0.0f64, 0.0f64, 0.0f64);
+    let mut writes: Vec<(&[u8], Vec<Effect>)> = Vec::with_capacity(members.len());
     // From the last member to the first, as the Lua recursion unwinds.
     for (m, c) in checked.into_iter().enumerate().rev() {
         let (key, algo) = &members[m];
+        let mut effects = Vec::new();
+        let view = ks.view(key);
         let remaining = if all && !peek {
-            let (remaining, r, d) = algo.commit(&*ks.view(key), cost, now, c, &mut effects)?;
-            ks.apply(key, &effects)?;
-            effects.clear();
+            let (remaining, r, d) = algo.commit(&*view, cost, now, c, &mut effects)?;
             reset = reset.max(r);
             delay = delay.max(d);
             remaining
         } else {
-            let (r, w) = algo.explain(&*ks.view(key), cost, now, &c)?;
+            let (r, w) = algo.explain(&*view, cost, now, &c)?;
             reset = reset.max(r);
             if !c.fits {
                 retry = retry.max(w);
+                if !peek {
+                    algo.repair(&c, &mut effects);
+                }
             }
             c.remaining
         };
@@ -203,6 +214,10 @@ fn compound_at<K: Keyspace + ?Sized>(
             least = m;
             low = remaining;
         }
+        writes.push((key, effects));
+    }
+    for (key, effects) in writes {
+        ks.apply(key, &effects)?;
     }
     Ok(CompoundAnswer { member: least, answer: Answer::new(low, reset, (!all).then_some(retry), delay) })
 }

@@ -1,12 +1,14 @@
 //! Fixed window (lua/algorithms/fixed_window.lua): a string counter whose
 //! TTL is the window; the server's clock (the key's expiry) closes it, so a
 //! decision reads no clock. Denied requests write nothing, except that a
-//! counter without expiry (written from outside) gets one window.
+//! counter without expiry (written from outside) gets one window (`repair`).
+//! A counter is what INCRBY reads, below 2^53; any other value is refused
+//! before anything is written.
 //! With an injected clock (tests) expiries are instants (PEXPIREAT,
 //! PEXPIRETIME) on that clock, and a window that ended at it is over.
 
 use crate::effect::Effect;
-use crate::numbers::{int_text, lua_tonumber, redis_int};
+use crate::numbers::{counter, int_text, redis_int};
 use crate::view::{Read, Refused, View};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,20 +35,12 @@ fn expire(p: &Params, now_ms: Option<f64>) -> Effect {
     }
 }
 
-pub fn check(
-    p: &Params,
-    view: &dyn View,
-    cost: f64,
-    now: f64,
-    injected: bool,
-    consuming: bool,
-    effects: &mut Vec<Effect>,
-) -> Read<(bool, f64, State)> {
+pub fn check(p: &Params, view: &dyn View, cost: f64, now: f64, injected: bool) -> Read<(bool, f64, State)> {
     let now_ms = injected.then(|| (now / 1000.0).floor());
     let mut raw = view.get()?;
     let mut used = match &raw {
         None => 0.0,
-        Some(r) => lua_tonumber(r).ok_or_else(|| Refused::foreign("a value that is not a fixed-window counter"))?,
+        Some(r) => counter(r).ok_or_else(|| Refused::foreign("a value that is not a fixed-window counter"))?,
     };
     let mut ttl = 0.0;
     if raw.is_some() {
@@ -70,10 +64,15 @@ pub fn check(
         }
     }
     let fits = used + cost <= p.limit;
-    if ttl < 0.0 && consuming && !fits {
-        effects.push(expire(p, now_ms));
-    }
     Ok((fits, (p.limit - used).max(0.0), State { raw, ttl, now_ms }))
+}
+
+/// What a consuming call that does not take writes: a counter without
+/// expiry (written from outside) gets one window, or it would deny forever.
+pub fn repair(p: &Params, s: &State, effects: &mut Vec<Effect>) {
+    if s.ttl < 0.0 {
+        effects.push(expire(p, s.now_ms));
+    }
 }
 
 pub fn explain(s: &State) -> (f64, f64) {

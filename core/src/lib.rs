@@ -14,13 +14,17 @@
 //! Layout: `algorithm` (parsing the entries' arguments, dispatch), one file
 //! per algorithm, `buckets` (what token and leaky bucket share), `numbers`
 //! (Lua's and Redis's ways of reading numbers), `entries` (one key, a batch,
-//! a compound: lua/entries.lua), `answer` (the reply bytes), `store` (an
+//! a compound: lua/entries.lua), `answer` (the reply bytes), `command` (the
+//! server module's commands, parsed and run without a server), `store` (an
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
 //! in the keyspace: lua/metrics.lua).
+
+#![forbid(unsafe_code)]
 
 pub mod algorithm;
 pub mod answer;
 pub mod buckets;
+pub mod command;
 pub mod effect;
 pub mod entries;
 pub mod fixed_window;

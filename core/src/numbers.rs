@@ -51,6 +51,14 @@ pub fn redis_int(s: &[u8]) -> Option<i64> {
     std::str::from_utf8(s).ok()?.parse().ok()
 }
 
+/// A counter the library may have written (lua/library.lua's `is_counter`):
+/// an integer as INCRBY and HINCRBY read one, below 2^53 in size, where
+/// doubles count exactly. A check refuses anything else before any write,
+/// so no INCRBY or HINCRBY fails after another write of the same call.
+pub fn counter(s: &[u8]) -> Option<f64> {
+    redis_int(s).filter(|n| n.unsigned_abs() < 1 << 53).map(|n| n as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! Slices that left the window are deleted on every write.
 
 use crate::effect::Effect;
-use crate::numbers::{int_text, lua_tonumber, redis_int};
+use crate::numbers::{counter, int_text, lua_tonumber};
 use crate::view::{Read, Refused, View};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,9 +20,8 @@ pub struct Params {
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     used: f64,
-    /// (index, count, field, whether the count is an integer HINCRBY takes)
-    /// of the slices still in the window.
-    counted: Vec<(f64, f64, Vec<u8>, bool)>,
+    /// (index, count) of the slices still in the window.
+    counted: Vec<(f64, f64)>,
     /// Fields of slices that left it.
     expired: Vec<Vec<u8>>,
 }
@@ -34,14 +33,20 @@ fn leaves(p: &Params, k: f64, now: f64) -> f64 {
 
 pub fn check(p: &Params, view: &dyn View, cost: f64, now: f64) -> Read<(bool, f64, State)> {
     let oldest = ((now - p.window) / p.slice).floor();
+    // The field a commit adds to: HINCRBY refuses it unless it holds an
+    // integer, so that is refused here, before any member of a compound writes.
+    let current = int_text((now / p.slice).floor());
     let mut s = State { used: 0.0, counted: Vec::new(), expired: Vec::new() };
     for (field, value) in view.hgetall()? {
         let (Some(k), Some(n)) = (lua_tonumber(&field), lua_tonumber(&value)) else {
             return Err(Refused::foreign("a hash that is not a sliding-window counter"));
         };
+        if field == current && counter(&value).is_none() {
+            return Err(Refused::hash_not_an_integer());
+        }
         if k >= oldest {
             s.used += n;
-            s.counted.push((k, n, field, redis_int(&value).is_some()));
+            s.counted.push((k, n));
         } else {
             s.expired.push(field);
         }
@@ -56,7 +61,7 @@ pub fn explain(p: &Params, cost: f64, now: f64, s: &State) -> (f64, f64) {
     let reset = newest.map_or(0.0, |k| leaves(p, k, now));
     let mut retry = 0.0;
     if s.used + cost > p.limit {
-        let mut counts: Vec<(f64, f64)> = s.counted.iter().map(|c| (c.0, c.1)).collect();
+        let mut counts = s.counted.clone();
         counts.sort_by(|x, y| x.0.total_cmp(&y.0));
         let need = s.used + cost - p.limit;
         let mut freed = 0.0;
@@ -73,12 +78,7 @@ pub fn explain(p: &Params, cost: f64, now: f64, s: &State) -> (f64, f64) {
 
 pub fn commit(p: &Params, cost: f64, now: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64, f64)> {
     let current = (now / p.slice).floor();
-    let field = int_text(current);
-    // HINCRBY refuses a field that does not hold an integer, before any write.
-    if s.counted.iter().any(|c| c.2 == field && !c.3) {
-        return Err(Refused::hash_not_an_integer());
-    }
-    effects.push(Effect::HIncrBy(field, cost as i64));
+    effects.push(Effect::HIncrBy(int_text(current), cost as i64));
     if !s.expired.is_empty() {
         effects.push(Effect::HDel(s.expired));
     }

@@ -78,10 +78,20 @@ struct Entry {
     expires_at: Option<i64>,
 }
 
+#[derive(Clone)]
 pub struct Store {
     keys: HashMap<Vec<u8>, Entry>,
     swept_at_len: usize,
     clock: fn() -> i64,
+}
+
+/// Whether a key whose expiry is the instant `at` (ms) lives at `now_ms`:
+/// through that whole millisecond, as in Redis (a key is expired once the
+/// time is greater than its expiry; PTTL answers 0 in its last millisecond).
+/// One millisecond less would let a log or a bucket that expires its key
+/// after a whole number of ms forget its state up to 1 ms early.
+fn alive(at: i64, now_ms: i64) -> bool {
+    at >= now_ms
 }
 
 /// Microseconds of the wall clock (what Redis's TIME reads).
@@ -106,7 +116,7 @@ impl Store {
     }
 
     fn live(&self, key: &[u8]) -> Option<&Entry> {
-        self.keys.get(key).filter(|e| e.expires_at.is_none_or(|at| at > self.now_ms()))
+        self.keys.get(key).filter(|e| e.expires_at.is_none_or(|at| alive(at, self.now_ms())))
     }
 
     /// The live value at `key`.
@@ -129,10 +139,18 @@ impl Store {
         self.keys.insert(key.to_vec(), Entry { value, expires_at: None });
     }
 
+    /// Every live key, with its value and its expiry (an instant in ms), in
+    /// key order: what a test compares to tell whether a call wrote anything.
+    pub fn snapshot(&self) -> Vec<(Vec<u8>, Value, Option<i64>)> {
+        let mut live: Vec<_> = self.keys.keys().filter_map(|k| self.live(k).map(|e| (k.clone(), e.value.clone(), e.expires_at))).collect();
+        live.sort_by(|a, b| a.0.cmp(&b.0));
+        live
+    }
+
     /// PERSIST: the key keeps its value and loses its expiry.
     pub fn persist(&mut self, key: &[u8]) {
         let now = self.now_ms();
-        if let Some(e) = self.keys.get_mut(key).filter(|e| e.expires_at.is_none_or(|at| at > now)) {
+        if let Some(e) = self.keys.get_mut(key).filter(|e| e.expires_at.is_none_or(|at| alive(at, now))) {
             e.expires_at = None;
         }
     }
@@ -156,7 +174,7 @@ impl Store {
 
     fn sweep(&mut self) {
         let now = self.now_ms();
-        self.keys.retain(|_, e| e.expires_at.is_none_or(|at| at > now));
+        self.keys.retain(|_, e| e.expires_at.is_none_or(|at| alive(at, now)));
         self.swept_at_len = self.keys.len();
     }
 
@@ -164,7 +182,7 @@ impl Store {
     /// WRONGTYPE when it holds another type (`is` tells the right one).
     fn entry(&mut self, key: &[u8], is: fn(&Value) -> bool, make: fn() -> Value) -> Result<&mut Entry, Refused> {
         let now = self.now_ms();
-        if self.keys.get(key).is_some_and(|e| e.expires_at.is_some_and(|at| at <= now)) {
+        if self.keys.get(key).is_some_and(|e| e.expires_at.is_some_and(|at| !alive(at, now))) {
             self.keys.remove(key);
         }
         let e = self.keys.entry(key.to_vec()).or_insert_with(|| Entry { value: make(), expires_at: None });
@@ -237,7 +255,8 @@ impl Store {
         Ok(())
     }
 
-    /// PEXPIRE/PEXPIREAT: an instant already passed deletes the key.
+    /// PEXPIRE/PEXPIREAT: an instant already reached deletes the key (as
+    /// Redis does for one that is not in the future).
     fn expire_at(&mut self, key: &[u8], at: i64) {
         let now = self.now_ms();
         if at <= now {
@@ -351,13 +370,29 @@ mod tests {
         let mut s = Store::with_clock(clock);
         s.apply(b"k", &[Effect::SetPx(b"v".to_vec(), 10)]).unwrap();
         assert_eq!((s.pttl(b"k"), s.value(b"k")), (10, Some(&Value::Str(b"v".to_vec()))));
-        advance(10_000);
+        advance(11_000);
         assert_eq!((s.pttl(b"k"), s.value(b"k")), (-2, None));
         for i in 0..3000u32 {
             s.apply(&i.to_le_bytes(), &[Effect::SetPx(vec![], 1)]).unwrap();
         }
-        advance(1_000);
+        advance(2_000);
         assert_eq!(s.len(), 0, "a sweep drops every expired key");
+    }
+
+    #[test]
+    fn a_key_lives_through_the_millisecond_of_its_expiry() {
+        // Found by fuzz/core_arithmetic: a 1 ms log written at x.730 ms was
+        // gone at (x+1).000 ms, and took a third unit of a limit of 2
+        // within 730 µs. Redis keeps such a key until (x+1).999 ms.
+        static NOW: AtomicI64 = AtomicI64::new(5_000_730);
+        let mut s = Store::with_clock(|| NOW.load(Ordering::Relaxed));
+        s.apply(b"k", &[Effect::SetPx(b"v".to_vec(), 1)]).unwrap();
+        NOW.fetch_add(270, Ordering::Relaxed);
+        assert_eq!((s.pttl(b"k"), s.value(b"k")), (0, Some(&Value::Str(b"v".to_vec()))), "its last millisecond");
+        NOW.fetch_add(1000, Ordering::Relaxed);
+        assert_eq!((s.pttl(b"k"), s.value(b"k")), (-2, None), "the millisecond after");
+        s.apply(b"k", &[Effect::SetPx(b"v".to_vec(), 5), Effect::PExpireAt(NOW.load(Ordering::Relaxed).div_euclid(1000))]).unwrap();
+        assert_eq!(s.value(b"k"), None, "an expiry at the current millisecond deletes, as PEXPIREAT does");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 -- PTTL in one round trip, src/redis/counter.rs; a cost-1 consumeMany is one
 -- call of hit_many, which runs `hit` below for every key.)
 --
--- Key      a string counter with a TTL of at most one window
+-- Key      a string counter with a TTL of at most one window: an integer as
+--          INCRBY reads one, below 2^53 (any other value is refused before
+--          anything is written, so no later member of a compound fails on it)
 -- argv     window in ms (integer >= 1), limit per window (integer >= 1)
 -- State    s1 = the counter as read (false: none), s2 = its ms left (-window: it
 --          has no expiry), s3 = now in ms with an injected clock, else false
@@ -40,8 +42,11 @@ ALGORITHMS.fixed_window = {
     local window, limit = num(argv[i + 1]), num(argv[i + 2])
     local now_ms = injected and math.floor(now / 1000)
     if raw == nil then raw = redis.call('GET', key) end
-    local used = tonumber(raw or '0')
-    if used == nil then refuse('a value that is not a fixed-window counter') end
+    local used = 0
+    if raw then
+      used = tonumber(raw)
+      if used == nil or not is_counter(raw, used) then refuse('a value that is not a fixed-window counter') end
+    end
     -- ms left in the window; -window: the counter has no expiry (it came from
     -- outside) and gets one window from a consuming call.
     local ttl = 0
@@ -63,6 +68,16 @@ ALGORITHMS.fixed_window = {
       if now_ms then redis.call('PEXPIREAT', key, int(now_ms + window)) else redis.call('PEXPIRE', key, argv[i + 1]) end
     end
     return fits, math.max(limit - used, 0), raw, ttl, now_ms
+  end,
+
+  -- A consuming call that takes nothing gives a counter without expiry (it
+  -- came from outside) one window, or it would deny forever. One key's
+  -- check does it itself; a compound's members check with consuming false
+  -- and repair on the way out, once no member can refuse any more.
+  repair = function(key, argv, i, exists, ttl, now_ms)
+    if ttl < 0 then
+      if now_ms then redis.call('PEXPIREAT', key, int(now_ms + num(argv[i + 1]))) else redis.call('PEXPIRE', key, argv[i + 1]) end
+    end
   end,
 
   explain = function(key, argv, i, cost, now, exists, ttl)

@@ -24,9 +24,13 @@ ALGORITHMS.sliding_blocks = {
     local oldest = math.floor((now - num(argv[i + 1])) / slice)
     local fields = redis.call('HGETALL', key)
     local used, expired = 0, nil
+    -- The field a commit adds to: HINCRBY refuses it unless it holds an
+    -- integer, so that is refused here, before any member of a compound writes.
+    local current = int_often(math.floor(now / slice))
     for f = 1, #fields, 2 do
       local k, n = num(fields[f]), tonumber(fields[f + 1])
       if k == nil or n == nil then refuse('a hash that is not a sliding-window counter') end
+      if fields[f] == current and not is_counter(fields[f + 1], n) then error({err = 'ERR hash value is not an integer'}) end
       if k >= oldest then
         used = used + n
       else

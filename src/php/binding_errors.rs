@@ -45,6 +45,7 @@ pub fn install() {
 
 unsafe extern "C" fn hook(ex: *mut zend_object) {
     // Runs inside the engine's throw: a panic must not unwind into it.
+    // SAFETY: `ex` is the exception the engine is throwing, alive for this call.
     let _ = std::panic::catch_unwind(|| unsafe { rewrite(ex) });
     let previous = PREVIOUS.load(Ordering::Acquire);
     if !previous.is_null() {
@@ -80,9 +81,13 @@ fn our_method() -> Option<(String, String, Vec<String>)> {
     }
 }
 
+/// # Safety
+/// `ex` is null or a live exception object (the one being thrown).
 unsafe fn rewrite(ex: *mut zend_object) {
+    // SAFETY: null or live (this function's contract); ZendObject is zend_object.
     let Some(object) = (unsafe { (ex as *const ZendObject).as_ref() }) else { return };
     let Some((class, method, args)) = our_method() else { return };
+    // SAFETY: `ex` is live and not null (checked above).
     let Some(message) = (unsafe { message_of(ex) }) else { return };
     let is_null_arg = message.strip_prefix("Argument `$").and_then(|r| r.strip_suffix("` must not be null"));
     if message != NOT_CONSTRUCTED && is_null_arg.is_none() {
@@ -101,6 +106,7 @@ unsafe fn rewrite(ex: *mut zend_object) {
         let Some(position) = args.iter().position(|a| a == name) else { return };
         let ty = if name == "id" { "string" } else { "int" };
         let text = format!("{class}::{method}(): Argument #{} (${name}) must be of type {ty}, null given", position + 1);
+        // SAFETY: `ex` is live and not null (checked above).
         unsafe { set_message(ex, &text) };
     }
 }
@@ -112,14 +118,20 @@ fn object_class_of_frame() -> Option<String> {
     unsafe { globals.current_execute_data.as_ref() }?.This.object()?.get_class_name().ok()
 }
 
+/// # Safety
+/// `ex` is a live exception object.
 unsafe fn message_of(ex: *mut zend_object) -> Option<String> {
     let mut rv = Zval::new();
     // SAFETY: a live exception object; scope = its own class, so the
     // protected `message` is readable; silent, so a missing one is no notice.
     let z = unsafe { zend_read_property((*ex).ce, ex, c"message".as_ptr(), "message".len(), true, &mut rv as *mut Zval as *mut zval) };
+    // SAFETY: the property's slot or `rv`, both alive until `rv` drops at the
+    // end of this function (after the string is copied); Zval is zval.
     unsafe { (z as *const Zval).as_ref() }?.str().map(str::to_string)
 }
 
+/// # Safety
+/// `ex` is a live exception object.
 unsafe fn set_message(ex: *mut zend_object, text: &str) {
     // SAFETY: dlsym of an exported engine function, called as PHP's own code does.
     unsafe {

@@ -5,10 +5,11 @@
 //! object (`phpredis_cluster`), a DSN string (`memory://name` included), a
 //! phpredis-style config array, or null for `ratelimit.redis_url`.
 
-use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
+use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use super::connection_parts::{apply_auth, call, credentials, seconds, TimeoutOverrides};
+use super::php_value::{PhpArray, PhpValue};
 use super::values::{self, type_name};
 use crate::error::{Error, Result};
 use crate::limiter::backend::Backend;
@@ -45,7 +46,7 @@ fn resolve_target(z: &Zval) -> Result<(Target, TimeoutOverrides)> {
         return Err(Error::value("connection", "must be a valid UTF-8 DSN"));
     }
     if let Some(array) = z.array() {
-        return from_array(array);
+        return from_array::<Zval>(array);
     }
     if let Some(object) = z.object() {
         if is_a(object, "Redis") {
@@ -79,6 +80,13 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
         return Ok(Target::unix(host));
     }
     if let Some(path) = host.strip_prefix("unix://") {
+        // As the DSN form: `unix://` and a relative path name no socket.
+        if !path.starts_with('/') {
+            return Err(Error::value(
+                param,
+                format!("host unix:// needs an absolute socket path, as in unix:///run/redis.sock, \"{}\" given", shown(host)),
+            ));
+        }
         return Ok(Target::unix(path));
     }
     // phpredis's way to ask for TLS: "tls://host" (or "ssl://host").
@@ -109,15 +117,15 @@ fn host_target(param: &str, host: &str, port: Option<i64>) -> Result<Target> {
 /// scheme still mean TLS: connecting in clear text instead would send the
 /// password unencrypted. An unknown scheme is an error rather than plain TCP.
 /// An entry that asks for something: not absent, null, false or [].
-fn given(z: Option<&Zval>) -> Option<&Zval> {
-    z.map(Zval::dereference).filter(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.is_empty())))
+fn given<V: PhpValue + ?Sized>(z: Option<&V>) -> Option<&V> {
+    z.map(V::dereference).filter(|z| !(z.is_null() || z.bool() == Some(false) || z.array().is_some_and(|a| a.is_empty())))
 }
 
-fn tls_options(a: &ZendHashTable) -> Result<Option<Tls>> {
+fn tls_options<V: PhpValue + ?Sized>(a: &V::Array) -> Result<Option<Tls>> {
     let mut asked = false;
-    if let Some(z) = a.get("scheme").map(Zval::dereference).filter(|z| !z.is_null()) {
+    if let Some(z) = a.get("scheme").map(V::dereference).filter(|z| !z.is_null()) {
         let Some(scheme) = z.str() else {
-            return Err(Error::value("connection", format!("scheme must be a string, {} given", type_name(z))));
+            return Err(Error::value("connection", format!("scheme must be a string, {} given", z.type_name())));
         };
         asked = is_tls_scheme(scheme);
         if !asked && !["", "tcp", "redis"].iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
@@ -125,49 +133,50 @@ fn tls_options(a: &ZendHashTable) -> Result<Option<Tls>> {
         }
     }
     let context = a.get("context").and_then(|z| z.dereference().array());
-    let options = [a.get("ssl"), a.get("tls"), context.and_then(|c| c.get("stream")), context.and_then(|c| c.get("ssl"))].into_iter().find_map(given);
+    let options =
+        [a.get("ssl"), a.get("tls"), context.and_then(|c| c.get("stream")), context.and_then(|c| c.get("ssl"))].into_iter().find_map(given::<V>);
     if options.is_none() && !asked {
         return Ok(None);
     }
     let mut tls = Tls::default();
-    if let Some(o) = options.and_then(Zval::array) {
+    if let Some(o) = options.and_then(V::array) {
         let file = |names: &[&str]| -> Result<Option<String>> {
             let Some((name, z)) = names.iter().find_map(|&n| o.get(n).map(|z| (n, z.dereference()))).filter(|(_, z)| !z.is_null()) else {
                 return Ok(None);
             };
             match z.str() {
                 Some(f) if !f.is_empty() && !f.contains('\0') => Ok(Some(f.to_string())),
-                _ => Err(Error::value("connection", format!("ssl {name} must be a file name, {} given", type_name(z)))),
+                _ => Err(Error::value("connection", format!("ssl {name} must be a file name, {} given", z.type_name()))),
             }
         };
         tls.cafile = file(&["cafile", "ca_file"])?;
         tls.certfile = file(&["local_cert", "certfile"])?;
         tls.keyfile = file(&["local_pk", "keyfile"])?;
-        if let Some(v) = o.get("verify_peer").map(Zval::dereference).filter(|z| !z.is_null()) {
+        if let Some(v) = o.get("verify_peer").map(V::dereference).filter(|z| !z.is_null()) {
             tls.verify_peer = match (v.bool(), v.long()) {
                 (Some(b), _) => b,
                 (_, Some(n @ (0 | 1))) => n == 1,
-                _ => return Err(Error::type_error("connection", format!("ssl verify_peer must be of type bool, {} given", type_name(v)))),
+                _ => return Err(Error::type_error("connection", format!("ssl verify_peer must be of type bool, {} given", v.type_name()))),
             };
         }
     } else if let Some(v) = options.filter(|z| z.bool() != Some(true)) {
-        return Err(Error::type_error("connection", format!("ssl must be of type array|bool, {} given", type_name(v))));
+        return Err(Error::type_error("connection", format!("ssl must be of type array|bool, {} given", v.type_name())));
     }
     Ok(Some(tls))
 }
 
 /// `'cluster' => ['host:port', …]`: the seed nodes of a Redis Cluster.
-fn cluster_seeds(z: &Zval) -> Result<Target> {
+fn cluster_seeds<V: PhpValue + ?Sized>(z: &V) -> Result<Target> {
     let Some(list) = z.dereference().array() else {
-        return Err(Error::type_error("connection", format!("cluster must be of type array, {} given", type_name(z))));
+        return Err(Error::type_error("connection", format!("cluster must be of type array, {} given", z.type_name())));
     };
     if list.is_empty() {
         return Err(Error::value("connection", "cluster must list at least one \"host:port\" seed node"));
     }
     let mut seeds = Vec::new();
-    for (_, node) in list.iter() {
+    for node in list.values() {
         let Some(text) = node.dereference().str() else {
-            return Err(Error::type_error("connection", format!("cluster entries must be \"host:port\" strings, {} given", type_name(node))));
+            return Err(Error::type_error("connection", format!("cluster entries must be \"host:port\" strings, {} given", node.type_name())));
         };
         seeds.push(text.to_string());
     }
@@ -177,23 +186,23 @@ fn cluster_seeds(z: &Zval) -> Result<Target> {
 
 /// `'sentinel' => ['host:port', …]` with `'service' => name` (the master's
 /// name) and, for sentinels that want AUTH, `'sentinel_auth'` (as `auth`).
-fn sentinel_target(a: &ZendHashTable, list: &Zval) -> Result<Target> {
+fn sentinel_target<V: PhpValue + ?Sized>(a: &V::Array, list: &V) -> Result<Target> {
     let Some(list) = list.dereference().array() else {
-        return Err(Error::type_error("connection", format!("sentinel must be of type array, {} given", type_name(list))));
+        return Err(Error::type_error("connection", format!("sentinel must be of type array, {} given", list.type_name())));
     };
     let mut nodes = Vec::new();
-    for (_, node) in list.iter() {
+    for node in list.values() {
         let Some(text) = node.dereference().str() else {
-            return Err(Error::type_error("connection", format!("sentinel entries must be \"host:port\" strings, {} given", type_name(node))));
+            return Err(Error::type_error("connection", format!("sentinel entries must be \"host:port\" strings, {} given", node.type_name())));
         };
         nodes.push(text.to_string());
     }
-    let service = match a.get("service").map(Zval::dereference).filter(|z| !z.is_null()) {
+    let service = match a.get("service").map(V::dereference).filter(|z| !z.is_null()) {
         None => String::new(),
         Some(z) => z
             .str()
             .map(str::to_string)
-            .ok_or_else(|| Error::type_error("connection", format!("service must be of type string, {} given", type_name(z))))?,
+            .ok_or_else(|| Error::type_error("connection", format!("service must be of type string, {} given", z.type_name())))?,
     };
     let mut target = sentinel_target::from_list(&nodes, &service)?;
     if let Some(auth) = a.get("sentinel_auth") {
@@ -214,7 +223,7 @@ fn sentinel_target(a: &ZendHashTable, list: &Zval) -> Result<Target> {
 }
 
 /// `index` (or `database`, `db`): the database number, phpredis's way.
-fn db_index(a: &ZendHashTable) -> Result<Option<i64>> {
+fn db_index<V: PhpValue + ?Sized>(a: &V::Array) -> Result<Option<i64>> {
     let Some(db) = a.get("index").or_else(|| a.get("database")).or_else(|| a.get("db")).filter(|z| !z.dereference().is_null()) else {
         return Ok(None);
     };
@@ -225,25 +234,27 @@ fn db_index(a: &ZendHashTable) -> Result<Option<i64>> {
     Ok(Some(n))
 }
 
-fn timeout_overrides(a: &ZendHashTable) -> Result<TimeoutOverrides> {
+fn timeout_overrides<V: PhpValue + ?Sized>(a: &V::Array) -> Result<TimeoutOverrides> {
     Ok(TimeoutOverrides {
         connect: a.get("timeout").map(|z| entry("timeout", seconds("connection", z))).transpose()?.flatten(),
         reply: a.get("read_timeout").map(|z| entry("read_timeout", seconds("connection", z))).transpose()?.flatten(),
     })
 }
 
-fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
-    let tls = tls_options(a)?;
+/// A phpredis-style config array (public for the fuzz target that feeds it
+/// any array, fuzz/fuzz_targets/connection_arrays.rs).
+pub fn from_array<V: PhpValue + ?Sized>(a: &V::Array) -> Result<(Target, TimeoutOverrides)> {
+    let tls = tls_options::<V>(a)?;
     if let Some(list) = a.get("sentinel").filter(|z| !z.dereference().is_null()) {
-        let mut target = sentinel_target(a, list)?;
+        let mut target = sentinel_target::<V>(a, list)?;
         if let Some(tls) = tls {
             target = target.with_tls(tls)?;
         }
         if let Some(auth) = a.get("auth") {
             apply_auth(&mut target, auth)?;
         }
-        target.db = db_index(a)?.unwrap_or(0);
-        return Ok((target, timeout_overrides(a)?));
+        target.db = db_index::<V>(a)?.unwrap_or(0);
+        return Ok((target, timeout_overrides::<V>(a)?));
     }
     if let Some(cluster) = a.get("cluster").filter(|z| !z.dereference().is_null()) {
         let mut target = cluster_seeds(cluster)?;
@@ -253,12 +264,14 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
         if let Some(auth) = a.get("auth") {
             apply_auth(&mut target, auth)?;
         }
-        return Ok((target, timeout_overrides(a)?));
+        return Ok((target, timeout_overrides::<V>(a)?));
     }
-    let host = match a.get("host").map(Zval::dereference) {
+    let host = match a.get("host").map(V::dereference) {
         None => "127.0.0.1".to_string(),
         Some(z) if z.is_null() => "127.0.0.1".to_string(),
-        Some(z) => z.str().map(str::to_string).ok_or_else(|| Error::value("connection", format!("host must be a string, {} given", type_name(z))))?,
+        Some(z) => {
+            z.str().map(str::to_string).ok_or_else(|| Error::value("connection", format!("host must be a string, {} given", z.type_name())))?
+        }
     };
     let port = a.get("port").filter(|z| !z.dereference().is_null()).map(|z| entry("port", values::int("connection", z))).transpose()?;
     let mut target = host_target("connection", &host, port)?;
@@ -269,10 +282,10 @@ fn from_array(a: &ZendHashTable) -> Result<(Target, TimeoutOverrides)> {
     if let Some(auth) = a.get("auth") {
         apply_auth(&mut target, auth)?;
     }
-    if let Some(n) = db_index(a)? {
+    if let Some(n) = db_index::<V>(a)? {
         target.db = n;
     }
-    Ok((target, timeout_overrides(a)?))
+    Ok((target, timeout_overrides::<V>(a)?))
 }
 
 fn from_phpredis(redis: &Zval) -> Result<(Target, TimeoutOverrides)> {
@@ -290,4 +303,21 @@ fn from_phpredis(redis: &Zval) -> Result<(Target, TimeoutOverrides)> {
         reply: seconds("connection", &call(redis, "Redis", "getReadTimeout", vec![])?).unwrap_or(None),
     };
     Ok((target, timeouts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_host_names_a_socket_by_an_absolute_path() {
+        assert_eq!(host_target("connection", "/run/r.sock", None).unwrap(), Target::unix("/run/r.sock"));
+        assert_eq!(host_target("connection", "unix:///run/r.sock", None).unwrap(), Target::unix("/run/r.sock"));
+        // Found by fuzz/fuzz_targets/connection_arrays.rs: ['host' => 'unix://'] was a target
+        // with an empty socket path, which only failed when a call connected.
+        for host in ["unix://", "unix://r.sock"] {
+            let e = host_target("connection", host, None).unwrap_err();
+            assert!(e.to_string().starts_with("$connection host unix:// needs an absolute socket path"), "{host}: {e}");
+        }
+    }
 }

@@ -8,7 +8,8 @@ use std::time::Duration;
 use ext_php_rs::convert::IntoZvalDyn;
 use ext_php_rs::types::Zval;
 
-use super::values::{self, type_name};
+use super::php_value::{PhpArray, PhpValue};
+use super::values;
 use crate::error::{Error, Result};
 use crate::redis::target::Target;
 
@@ -19,7 +20,7 @@ pub struct TimeoutOverrides {
     pub reply: Option<Duration>,
 }
 
-pub fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
+pub fn seconds<V: PhpValue + ?Sized>(param: &str, z: &V) -> Result<Option<Duration>> {
     if z.dereference().is_null() {
         return Ok(None);
     }
@@ -33,14 +34,14 @@ pub fn seconds(param: &str, z: &Zval) -> Result<Option<Duration>> {
 
 /// `auth` as phpredis takes it: "pass", ["pass"], ["user", "pass"] or ["user" => …, "pass" => …];
 /// null or false for none. Sets the target's credentials (every caller's target has none yet).
-pub fn apply_auth(target: &mut Target, auth: &Zval) -> Result<()> {
+pub fn apply_auth<V: PhpValue + ?Sized>(target: &mut Target, auth: &V) -> Result<()> {
     (target.username, target.password) = credentials(auth)?;
     Ok(())
 }
 
 /// (user, password) of an `auth` value (see `apply_auth`); an empty user or
 /// string password counts as none.
-pub fn credentials(auth: &Zval) -> Result<(Option<String>, Option<String>)> {
+pub fn credentials<V: PhpValue + ?Sized>(auth: &V) -> Result<(Option<String>, Option<String>)> {
     let auth = auth.dereference();
     if auth.is_null() || auth.bool() == Some(false) {
         return Ok((None, None));
@@ -49,10 +50,10 @@ pub fn credentials(auth: &Zval) -> Result<(Option<String>, Option<String>)> {
         return Ok((None, Some(p.to_string()).filter(|p| !p.is_empty())));
     }
     let Some(a) = auth.array() else {
-        return Err(Error::type_error("connection", format!("auth must be of type string|array, {} given", type_name(auth))));
+        return Err(Error::type_error("connection", format!("auth must be of type string|array, {} given", auth.type_name())));
     };
-    let text = |z: Option<&Zval>| -> Result<Option<String>> {
-        match z.map(Zval::dereference).filter(|z| !z.is_null()) {
+    let text = |z: Option<&V>| -> Result<Option<String>> {
+        match z.map(V::dereference).filter(|z| !z.is_null()) {
             None => Ok(None),
             Some(z) => z.str().map(|s| Some(s.to_string())).ok_or_else(|| Error::value("connection", "auth entries must be strings")),
         }

@@ -23,12 +23,15 @@ extern "C" {
 /// engine's own global is found by name in the running binary.
 fn runtime_exception() -> &'static ClassEntry {
     // RTLD_DEFAULT (null on glibc): search the PHP binary and everything it loaded.
+    // SAFETY: dlsym only looks the name up.
     let global = unsafe { dlsym(std::ptr::null_mut(), c"spl_ce_RuntimeException".as_ptr()) } as *const *const ClassEntry;
+    // SAFETY: the symbol is SPL's `zend_class_entry *spl_ce_RuntimeException`, set at its MINIT (before ours).
     let ce = if global.is_null() { std::ptr::null() } else { unsafe { *global } };
     if ce.is_null() {
         // Never seen: SPL is part of every PHP 8 build. Fall back to Exception.
         return ce::exception();
     }
+    // SAFETY: a registered class entry, alive until shutdown.
     unsafe { &*ce }
 }
 
@@ -48,6 +51,7 @@ fn rate_limiter_exception() -> &'static ClassEntry {
     if ce.is_null() {
         ce::exception()
     } else {
+        // SAFETY: the entry `register` stored, alive until shutdown.
         unsafe { &*ce }
     }
 }

@@ -21,6 +21,7 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_row!("scripts", "fixed window, sliding window (log, blocks), token bucket, leaky bucket, gcra");
         info_table_end!();
 
+        // SAFETY: the engine's own entry of this module, handed back to it.
         unsafe { display_ini_entries(module) };
 
         let slots = pool::state();

@@ -19,6 +19,7 @@ pub mod interface;
 pub mod limiter_class;
 pub mod metrics;
 pub mod pending;
+pub mod php_value;
 pub mod phpredis_cluster;
 pub mod register;
 pub mod remaining;

@@ -82,8 +82,10 @@ fn store<T: RegisteredClass>(ce: &'static mut ClassEntry, arg_info: ArgInfoTable
 
 fn finish<T: Finish>(ce: &'static mut ClassEntry, arg_info: ArgInfoTables) {
     let ce_ptr: *mut ClassEntry = ce;
+    // SAFETY: the entry is ours until MINIT returns (one thread, nothing else
+    // reads it yet); the two borrows are used one after the other, never at once.
     store::<T>(unsafe { &mut *ce_ptr }, arg_info);
-    // The entry is ours until MINIT returns: nothing else reads it yet.
+    // SAFETY: as above; `store` has returned.
     if let Err(e) = T::finish(unsafe { &mut *ce_ptr }) {
         FINISH_ERROR.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(format!("{}: {e}", T::CLASS_NAME));
     }

@@ -10,6 +10,7 @@ use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
+use super::php_value::PhpValue;
 use crate::error::{Error, Invalid, Result};
 
 /// PHP's name for the type of a value, as in "string given".
@@ -30,11 +31,11 @@ pub fn type_name(z: &Zval) -> String {
     }
 }
 
-fn wrong_type(expected: &str, z: &Zval) -> Invalid {
-    Invalid::type_error(format!("must be of type {expected}, {} given", type_name(z)))
+fn wrong_type<V: PhpValue + ?Sized>(expected: &str, z: &V) -> Invalid {
+    Invalid::type_error(format!("must be of type {expected}, {} given", z.type_name()))
 }
 
-fn numeric_str(z: &Zval) -> Option<f64> {
+fn numeric_str<V: PhpValue + ?Sized>(z: &V) -> Option<f64> {
     let s = z.str()?.trim_matches(|c: char| c.is_ascii_whitespace());
     if s.is_empty() || s.bytes().any(|b| !(b.is_ascii_digit() || b"+-.eE".contains(&b))) {
         return None;
@@ -43,7 +44,7 @@ fn numeric_str(z: &Zval) -> Option<f64> {
 }
 
 /// An int parameter's value; the error does not know the parameter's name yet.
-fn int_value(z: &Zval) -> std::result::Result<i64, Invalid> {
+fn int_value<V: PhpValue + ?Sized>(z: &V) -> std::result::Result<i64, Invalid> {
     let z = z.dereference();
     if let Some(n) = z.long() {
         return Ok(n);
@@ -94,11 +95,11 @@ pub fn boolean(param: &str, z: &Zval) -> Result<bool> {
     Err(Error::type_error(param, format!("must be of type bool, {} given", type_name(z))))
 }
 
-pub fn int(param: &str, z: &Zval) -> Result<i64> {
+pub fn int<V: PhpValue + ?Sized>(param: &str, z: &V) -> Result<i64> {
     int_value(z).map_err(|e| e.of(param))
 }
 
-pub fn float(param: &str, z: &Zval) -> Result<f64> {
+pub fn float<V: PhpValue + ?Sized>(param: &str, z: &V) -> Result<f64> {
     let z = z.dereference();
     z.double().or_else(|| z.long().map(|n| n as f64)).or_else(|| numeric_str(z)).ok_or_else(|| wrong_type("float", z).of(param))
 }

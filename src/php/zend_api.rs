@@ -67,6 +67,8 @@ pub fn declare_readonly(ce: &mut ClassEntry, name: &str, mask: u32) -> Result<()
     undef.u1.type_info = 0; // IS_UNDEF
     let name_str = ZendStr::new_interned(name, true).into_raw();
     let ty = zend_type { ptr: std::ptr::null_mut(), type_mask: mask };
+    // SAFETY: `ce` is a class being registered (MINIT, one thread); the name
+    // is an interned persistent string the class keeps; `undef` is copied.
     let info = unsafe {
         zend_declare_typed_property(ce, name_str, &raw mut undef, (ZEND_ACC_PUBLIC | ZEND_ACC_READONLY) as c_int, std::ptr::null_mut(), ty)
     };
@@ -77,8 +79,13 @@ pub fn declare_readonly(ce: &mut ClassEntry, name: &str, mask: u32) -> Result<()
 }
 
 /// The declared property `name` of `ce` (or of the class it inherits it from).
+/// `ce` is a registered class (every caller passes an object's `ce`).
 fn property_info(ce: *const zend_class_entry, name: &str) -> Option<&'static zend_property_info> {
+    // SAFETY: `ce` is a registered class entry, alive until shutdown; the
+    // lookup only reads its table.
     let found = unsafe { zend_hash_str_find(&raw const (*ce).properties_info, name.as_ptr().cast(), name.len()) };
+    // SAFETY: null or a bucket of properties_info, whose values are
+    // zend_property_info pointers that live as long as the class.
     unsafe { found.as_ref()?.value.ptr.cast::<zend_property_info>().as_ref() }
 }
 
@@ -96,12 +103,16 @@ pub fn property_offset(ce: *const zend_class_entry, name: &str) -> Option<u32> {
 /// # Safety
 /// `offset` must come from `property_offset` of `object`'s own class.
 unsafe fn slot_at(object: &mut ZendObject, offset: u32) -> &mut Zval {
+    // SAFETY: a property's offset lies inside objects of its class (the
+    // engine allocates properties_table for every declared one), and the
+    // slot is borrowed no longer than `object`.
     unsafe { &mut *(object as *mut zend_object).byte_add(offset as usize).cast::<Zval>() }
 }
 
 /// The slot of the declared property `name` in `object`'s property table.
 pub fn property_slot<'a>(object: &'a mut ZendObject, name: &str) -> Option<&'a mut Zval> {
     let offset = property_offset(object.ce, name)?;
+    // SAFETY: the offset is of `object`'s own class.
     Some(unsafe { slot_at(object, offset) })
 }
 
@@ -110,8 +121,10 @@ pub fn property_slot<'a>(object: &'a mut ZendObject, name: &str) -> Option<&'a m
 /// # Safety
 /// `offset` must come from `property_offset` of `object`'s own class.
 pub unsafe fn write_slot(object: &mut ZendObject, offset: u32, value: impl FnOnce(&mut Zval)) {
+    // SAFETY: this function's contract.
     let slot = unsafe { slot_at(object, offset) };
     value(slot);
+    // SAFETY: u2 of a property slot is its `extra` flags (zend_types.h Z_PROP_FLAG_P).
     unsafe { slot.u2.extra &= !IS_PROP_UNINIT };
 }
 
@@ -119,6 +132,7 @@ pub unsafe fn write_slot(object: &mut ZendObject, offset: u32, value: impl FnOnc
 /// Returns false when the class declares no such property.
 pub fn write_property(object: &mut ZendObject, name: &str, value: impl FnOnce(&mut Zval)) -> bool {
     let Some(offset) = property_offset(object.ce, name) else { return false };
+    // SAFETY: the offset is of `object`'s own class.
     unsafe { write_slot(object, offset, value) };
     true
 }
@@ -126,6 +140,7 @@ pub fn write_property(object: &mut ZendObject, name: &str, value: impl FnOnce(&m
 /// Whether the property `name` of `object` holds a value (a readonly property
 /// that does may not be written again).
 pub fn is_initialized(object: &mut ZendObject, name: &str) -> bool {
+    // SAFETY: reading the type word of a live slot (0: IS_UNDEF).
     property_slot(object, name).is_some_and(|z| unsafe { z.u1.type_info } != 0)
 }
 
@@ -133,6 +148,8 @@ pub fn is_initialized(object: &mut ZendObject, name: &str) -> bool {
 /// it is an instance of `ce`. Inside an internal constructor it is the object
 /// being constructed, which ext-php-rs does not hand to the Rust constructor.
 pub fn this_object(ce: &ClassEntry) -> Option<&'static mut ZendObject> {
+    // SAFETY: this thread's executor globals; the innermost frame is alive
+    // while the call that asks runs, which is no longer than it needs it.
     let ex = unsafe { (*ext_php_rs_executor_globals()).current_execute_data.as_mut()? };
     ex.This.object_mut().filter(|this| this.instance_of(ce))
 }
@@ -140,12 +157,16 @@ pub fn this_object(ce: &ClassEntry) -> Option<&'static mut ZendObject> {
 /// Whether `object`'s class has a method `name` (any case, inherited or its
 /// own): to call a method that only some versions of a class have.
 pub fn has_method(object: &ZendObject, name: &str) -> bool {
+    // SAFETY: a live object's class and its function table; only read.
     !unsafe { zend_hash_str_find_ptr_lc(&raw const (*object.ce).function_table, name.as_ptr().cast(), name.len()) }.is_null()
 }
 
 /// The integer class constant `ce::name`, if the class declares one.
 pub fn class_constant_int(ce: &ClassEntry, name: &str) -> Option<i64> {
+    // SAFETY: a registered class's constants table; only read.
     let found = unsafe { zend_hash_str_find(&raw const ce.constants_table, name.as_ptr().cast(), name.len()) };
+    // SAFETY: null or a bucket of constants_table, whose values are
+    // zend_class_constant pointers that live as long as the class.
     let constant = unsafe { found.as_ref()?.value.ptr.cast::<zend_class_constant>().as_ref()? };
     constant.value.long()
 }
@@ -185,14 +206,21 @@ pub fn set_parameter_type(
     default: Option<&'static CStr>,
 ) -> Result<(), String> {
     let class = ce.name().unwrap_or("?");
+    // SAFETY: a registered class's function table; only read.
     let found = unsafe { zend_hash_str_find(&raw const ce.function_table, method.as_ptr().cast(), method.len()) };
+    // SAFETY: null or a bucket whose value is the class's zend_function,
+    // which MINIT (one thread, nothing else reads it yet) may change.
     let function = unsafe { found.as_ref().and_then(|z| z.value.ptr.cast::<zend_function>().as_mut()) }
         .ok_or_else(|| format!("{class}::{method}() is not registered"))?;
+    // SAFETY: the methods of our classes are internal functions (their
+    // union's `internal_function` member).
     let internal = unsafe { &mut function.internal_function };
     if index >= internal.num_args as usize || internal.arg_info.is_null() {
         return Err(format!("{class}::{method}() has no parameter #{}", index + 1));
     }
+    // SAFETY: `index` < num_args, the length of the non-null arg_info array.
     let arg = unsafe { &mut *internal.arg_info.add(index) };
+    // SAFETY: an entry of a registered internal function's arg_info.
     let name = unsafe { parameter_name(arg) };
     if name != expect_name {
         return Err(format!("{class}::{method}() parameter #{} is ${name}, not ${expect_name}", index + 1));
@@ -213,6 +241,7 @@ pub fn set_parameter_type(
         }
     }
     if let Some(default) = default {
+        // SAFETY: an entry of a registered internal function's arg_info, at MINIT.
         unsafe { set_parameter_default(arg, default) };
     }
     Ok(())
@@ -226,14 +255,21 @@ pub fn set_parameter_type(
 /// frees, so it is only forgotten. At MINIT, after the class is registered.
 pub fn set_return_static(ce: &ClassEntry, method: &str) -> Result<(), String> {
     let class = ce.name().unwrap_or("?");
+    // SAFETY: a registered class's function table; only read.
     let found = unsafe { zend_hash_str_find(&raw const ce.function_table, method.as_ptr().cast(), method.len()) };
+    // SAFETY: null or a bucket whose value is the class's zend_function,
+    // which MINIT (one thread, nothing else reads it yet) may change.
     let function = unsafe { found.as_ref().and_then(|z| z.value.ptr.cast::<zend_function>().as_mut()) }
         .ok_or_else(|| format!("{class}::{method}() is not registered"))?;
+    // SAFETY: the methods of our classes are internal functions (their
+    // union's `internal_function` member).
     let internal = unsafe { &mut function.internal_function };
     const HAS_RETURN_TYPE: u32 = 1 << 13; // Zend/zend_compile.h ZEND_ACC_HAS_RETURN_TYPE
     if internal.arg_info.is_null() || internal.fn_flags & HAS_RETURN_TYPE == 0 {
         return Err(format!("{class}::{method}() declares no return type to replace"));
     }
+    // SAFETY: a function with ZEND_ACC_HAS_RETURN_TYPE has its return type
+    // in the entry before a non-null arg_info (zend_register_functions).
     let ret = unsafe { &mut *internal.arg_info.sub(1) };
     ret.type_.ptr = std::ptr::null_mut();
     ret.type_.type_mask = (ret.type_.type_mask & !TYPE_MASK) | MAY_BE_STATIC;
@@ -256,8 +292,10 @@ pub type RegisteredArgInfo = ext_php_rs::ffi::zend_internal_arg_info;
 /// `arg` is an entry of a registered internal function's `arg_info`.
 pub unsafe fn parameter_name(arg: &RegisteredArgInfo) -> String {
     #[cfg(zend_arg_info_strings)]
+    // SAFETY: null or the zend_string the engine keeps with the function.
     let name = unsafe { arg.name.cast_const().as_ref() }.map(|s| String::from_utf8_lossy(s.as_bytes()).into_owned());
     #[cfg(not(zend_arg_info_strings))]
+    // SAFETY: a non-null name is a NUL-terminated string of the arginfo.
     let name = (!arg.name.is_null()).then(|| unsafe { CStr::from_ptr(arg.name) }.to_string_lossy().into_owned());
     name.unwrap_or_default()
 }
@@ -272,6 +310,8 @@ pub unsafe fn parameter_name(arg: &RegisteredArgInfo) -> String {
 /// `arg` is an entry of a registered internal function's `arg_info`, at MINIT.
 unsafe fn set_parameter_default(arg: &mut RegisteredArgInfo, default: &'static CStr) {
     #[cfg(zend_arg_info_strings)]
+    // SAFETY: the default the engine holds is a zend_string it owns (released
+    // here as it would be); the new one is interned and persistent.
     unsafe {
         if !arg.default_value.is_null() {
             ext_php_rs::ffi::ext_php_rs_zend_string_release(arg.default_value);
@@ -301,10 +341,13 @@ struct TypeList {
 /// module and is released by the engine with `free` (see `set_parameter_type`).
 fn class_list(names: &[&str]) -> Result<*mut TypeList, String> {
     let size = std::mem::size_of::<TypeList>() + (names.len() - 1) * std::mem::size_of::<zend_type>();
+    // SAFETY: malloc of the list's size; null is checked below.
     let list = unsafe { libc::malloc(size) }.cast::<TypeList>();
     if list.is_null() {
         return Err("out of memory for a parameter type".to_string());
     }
+    // SAFETY: `list` holds a TypeList and names.len() - 1 more zend_types
+    // (`size`), so entries 0..names.len() are inside it; written, not read.
     unsafe {
         (*list).num_types = names.len() as u32;
         let types = (&raw mut (*list).types).cast::<zend_type>();

@@ -120,7 +120,7 @@ pub fn set_max_connections(n: usize) {
     MAX_CONNECTIONS.set(n.max(1));
 }
 
-fn max_connections() -> usize {
+pub fn max_connections() -> usize {
     MAX_CONNECTIONS.get()
 }
 

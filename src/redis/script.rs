@@ -19,6 +19,8 @@
 //! EVALSHA_RO instead (SCRIPT LOAD, which a replica takes, on NOSCRIPT),
 //! read-only as FCALL_RO is. A master loads the library, as for any call.
 //! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
+//! The readers of replies are public for the fuzz target that feeds them
+//! any reply (fuzz/fuzz_targets/resp_replies.rs).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,7 +66,8 @@ impl Ints {
         Some(out)
     }
 
-    fn from_value(v: Value) -> RedisResult<Ints> {
+    /// An answer (take, peek, a compound's: up to 5 doubles) from its reply.
+    pub fn from_value(v: Value) -> RedisResult<Ints> {
         let bytes = reply_bytes(v)?;
         Ints::from_doubles(&bytes).ok_or_else(|| unexpected(&Value::BulkString(bytes)))
     }
@@ -72,7 +75,7 @@ impl Ints {
     /// The reply of `take_many` for `n` keys: per key 4 doubles
     /// {remaining, reset, retry, delay}, then the error texts of the keys
     /// whose record is {-1, text length, 0, 0}.
-    fn many_from_value(v: Value, n: usize) -> RedisResult<Vec<RedisResult<Ints>>> {
+    pub fn many_from_value(v: Value, n: usize) -> RedisResult<Vec<RedisResult<Ints>>> {
         let bytes = reply_bytes(v)?;
         if bytes.len() < 32 * n {
             return Err(unexpected(&Value::BulkString(bytes)));
@@ -171,7 +174,11 @@ fn fix_for(e: &RedisError, module: bool, writes: bool) -> Option<Fix> {
 /// Does the server have the module's commands, and on a cluster every
 /// master? `COMMAND INFO` answers nil for a command a server does not have.
 fn has_module(conn: &mut Conn) -> RedisResult<bool> {
-    let replies = conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?;
+    module_in(conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?)
+}
+
+/// `has_module`'s reading of every master's `COMMAND INFO` reply.
+pub fn module_in(replies: Vec<Value>) -> RedisResult<bool> {
     let mut any = false;
     for reply in replies {
         match reply {
@@ -215,7 +222,12 @@ pub fn path(conn: &Conn) -> &'static str {
 /// Does the server know FCALL? `COMMAND INFO FCALL` answers one entry, nil
 /// for a command it does not have (Redis 6, or FCALL renamed away).
 fn has_functions(conn: &mut Conn) -> RedisResult<bool> {
-    match ::redis::cmd("COMMAND").arg("INFO").arg("FCALL").query::<Value>(conn)? {
+    functions_in(::redis::cmd("COMMAND").arg("INFO").arg("FCALL").query::<Value>(conn)?)
+}
+
+/// `has_functions`'s reading of the reply.
+pub fn functions_in(reply: Value) -> RedisResult<bool> {
+    match reply {
         Value::Array(entries) => Ok(entries.first().is_some_and(|e| !matches!(e, Value::Nil))),
         other => Err(unexpected(&other)),
     }
@@ -418,7 +430,7 @@ pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, mod
 }
 
 /// A `hit_many` record, {ms left, count, 0, 0}, read as `take_many`'s are.
-fn count_and_ttl(ints: Ints) -> RedisResult<(i64, i64)> {
+pub fn count_and_ttl(ints: Ints) -> RedisResult<(i64, i64)> {
     match *ints.as_slice() {
         [ttl, count] => Ok((count, ttl)),
         _ => Err(unexpected(&Value::Int(ints.as_slice().len() as i64))),

@@ -164,23 +164,29 @@ fn query(sentinels: &Sentinels, i: usize, tls: Option<&Tls>, timeouts: Timeouts)
     let (host, port) = &sentinels.nodes[i];
     // A sentinel has no databases: no SELECT, whatever the master's db.
     let settings = settings(0, sentinels.username.as_ref(), sentinels.password.as_ref());
-    let answer = open(host, *port, tls, settings, timeouts).and_then(|mut conn| {
-        ::redis::cmd("SENTINEL")
-            .arg("GET-MASTER-ADDR-BY-NAME")
-            .arg(&sentinels.service)
-            .query::<Option<(String, String)>>(&mut conn)
-            .map_err(|e| cause(&e, tls))
-    });
-    match answer {
-        Ok(Some((master, master_port))) => match master_port.parse::<u16>() {
-            Ok(master_port) if master_port > 0 => {
-                remember(sentinels, i);
-                Ok(Some((master, master_port)))
-            }
-            _ => Err(format!("{}:{port} named the port \"{}\"", shown(host), shown(&master_port))),
+    let answer = open(host, *port, tls, settings, timeouts)
+        .and_then(|mut conn| {
+            ::redis::cmd("SENTINEL").arg("GET-MASTER-ADDR-BY-NAME").arg(&sentinels.service).query::<Value>(&mut conn).map_err(|e| cause(&e, tls))
+        })
+        .map_err(|e| format!("{}:{port}: {e}", shown(host)))
+        .and_then(|reply| master_in(reply).map_err(|e| format!("{}:{port} {e}", shown(host))));
+    if matches!(answer, Ok(Some(_))) {
+        remember(sentinels, i);
+    }
+    answer
+}
+
+/// A sentinel's `GET-MASTER-ADDR-BY-NAME` reply: the master's address,
+/// `None` when it does not know the service (public for the fuzz target
+/// that feeds it any reply, fuzz/fuzz_targets/resp_replies.rs).
+pub fn master_in(reply: Value) -> Result<Option<(String, u16)>, String> {
+    match ::redis::from_redis_value::<Option<(String, String)>>(reply) {
+        Ok(Some((master, port))) => match port.parse::<u16>() {
+            Ok(port) if port > 0 => Ok(Some((master, port))),
+            _ => Err(format!("named the port \"{}\"", shown(&port))),
         },
         Ok(None) => Ok(None),
-        Err(e) => Err(format!("{}:{port}: {e}", shown(host))),
+        Err(e) => Err(format!("answered {e}")),
     }
 }
 
@@ -208,16 +214,21 @@ fn role(conn: &mut Connection) -> RedisResult<String> {
 
 /// `role` on any connection.
 pub fn role_of(conn: &mut impl ::redis::ConnectionLike) -> RedisResult<String> {
-    let reply: Value = ::redis::cmd("ROLE").query(conn)?;
-    let first = match &reply {
+    Ok(role_in(&::redis::cmd("ROLE").query(conn)?))
+}
+
+/// `role`'s reading of the reply (public for the fuzz target that feeds it
+/// any reply, fuzz/fuzz_targets/resp_replies.rs).
+pub fn role_in(reply: &Value) -> String {
+    let first = match reply {
         Value::Array(items) => items.first(),
         _ => None,
     };
-    Ok(match first {
+    match first {
         Some(Value::BulkString(b)) => String::from_utf8_lossy(b).into_owned(),
         Some(Value::SimpleString(s)) => s.clone(),
         _ => "server that does not answer ROLE as Redis does".to_string(),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -77,9 +77,11 @@ impl RedisServer {
             .ok()
     }
 
-    /// Whether the server answers PING within 5 s (false: it died, its port was taken).
+    /// Whether the server answers PING within 5 s, or RATELIMIT_TEST_SLOW
+    /// times that (a server under valgrind); false: it died, its port was taken.
     fn wait_ready(&mut self) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let slow = std::env::var("RATELIMIT_TEST_SLOW").ok().and_then(|s| s.parse::<u64>().ok()).unwrap_or(1).max(1);
+        let deadline = Instant::now() + Duration::from_secs(5 * slow);
         while Instant::now() < deadline {
             if let Ok(mut conn) = self.connection() {
                 if ::redis::cmd("PING").query::<String>(&mut conn).is_ok() {

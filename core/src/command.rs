@@ -1,0 +1,407 @@
+//! The server module's commands without the server: their arguments
+//! read and checked (everything a client can send, not only what the
+//! extension sends), and a parsed call run on any `Keyspace`. The module
+//! (`module/src/commands.rs`) hands the server's arguments and keyspace to
+//! these; the fuzz targets (`fuzz/`) hand them bytes and a `store::Store`.
+//!
+//!   RATELIMIT.TAKE          1 key algorithm arg… cost [now_us]
+//!   RATELIMIT.PEEK          1 key algorithm arg… cost [now_us]     (read-only)
+//!   RATELIMIT.TAKE_MANY     n key… algorithm arg… cost [now_us]
+//!   RATELIMIT.HIT_MANY      n key… window_ms                       (a fixed window's cost-1 hits)
+//!   RATELIMIT.COMPOUND      n key… (algorithm arg…)×n cost [now_us]
+//!   RATELIMIT.COMPOUND_PEEK n key… (algorithm arg…)×n cost [now_us] (read-only)
+//!   RATELIMIT.TAKE_COUNTED, RATELIMIT.TAKE_MANY_COUNTED, RATELIMIT.COMPOUND_COUNTED
+//!                           take, take_many and compound with their decisions
+//!                           counted in the same call (`ratelimit.metrics =
+//!                           redis`): one more key (the counters' base, in the
+//!                           same slot) after the keys, and the three counting
+//!                           arguments (`metrics::Counting`) before the algorithm
+//!
+//! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
+//! the extension never sends (the ranges its constructors check). `cost` is
+//! a whole number from 1 to `MAX_COUNT` and at most every algorithm's
+//! `max_cost` (what its policy can ever take, as the extension checks); `now_us` (tests only) replaces the server's clock, a whole
+//! number of µs up to `MAX_NOW_US`. A compound's keys are distinct (the
+//! members of a `CompoundRateLimiter` have distinct key prefixes): one key
+//! twice would be checked twice against the same state and then take twice.
+//! What cannot be read is refused before any key is touched.
+
+use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
+use crate::answer::{batch_reply, hits_reply};
+use crate::entries::{self, Keyspace};
+use crate::metrics::{self, Counting};
+use crate::numbers::{lua_tonumber, redis_int};
+use crate::view::Refused;
+
+/// The latest instant a test may inject: 2^52 µs (the year 2112), so that
+/// an instant plus the longest durations stays below 2^53, where doubles
+/// are exact.
+pub const MAX_NOW_US: f64 = 4_503_599_627_370_496.0;
+
+/// Which of the commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Take,
+    Peek,
+    TakeMany,
+    HitMany,
+    Compound,
+    CompoundPeek,
+    TakeCounted,
+    TakeManyCounted,
+    CompoundCounted,
+}
+
+impl Command {
+    pub const ALL: [Command; 9] = [
+        Command::Take,
+        Command::Peek,
+        Command::TakeMany,
+        Command::HitMany,
+        Command::Compound,
+        Command::CompoundPeek,
+        Command::TakeCounted,
+        Command::TakeManyCounted,
+        Command::CompoundCounted,
+    ];
+
+    /// The name the module registers it under.
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Take => "ratelimit.take",
+            Command::Peek => "ratelimit.peek",
+            Command::TakeMany => "ratelimit.take_many",
+            Command::HitMany => "ratelimit.hit_many",
+            Command::Compound => "ratelimit.compound",
+            Command::CompoundPeek => "ratelimit.compound_peek",
+            Command::TakeCounted => "ratelimit.take_counted",
+            Command::TakeManyCounted => "ratelimit.take_many_counted",
+            Command::CompoundCounted => "ratelimit.compound_counted",
+        }
+    }
+
+    /// Whether it may write (the peeks never do).
+    pub fn writes(self) -> bool {
+        !matches!(self, Command::Peek | Command::CompoundPeek)
+    }
+
+    /// Whether its decisions are counted: its last key is the counters'
+    /// base and its arguments start with the counting ones.
+    pub fn counted(self) -> bool {
+        matches!(self, Command::TakeCounted | Command::TakeManyCounted | Command::CompoundCounted)
+    }
+}
+
+/// Why a call is refused before it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bad {
+    /// Too few or too many arguments (the server's own arity error).
+    Arity,
+    /// An error reply, worded as the module words it.
+    Refused(Refused),
+}
+
+impl From<Refused> for Bad {
+    fn from(r: Refused) -> Self {
+        Bad::Refused(r)
+    }
+}
+
+fn bad(what: &str) -> Bad {
+    Bad::Refused(Refused(format!("ERR ratelimit: {what}")))
+}
+
+/// A counted call's own parts: the counters' base key and the counting
+/// arguments (`metrics`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counted<'a> {
+    pub base: &'a [u8],
+    pub counting: Counting<'a>,
+}
+
+/// A call read from its arguments, keys borrowed from them; `counted` is
+/// `Some` for the counted commands only.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call<'a> {
+    /// take (peek false) or peek.
+    One {
+        key: &'a [u8],
+        algo: Algorithm,
+        cost: f64,
+        now: Option<f64>,
+        peek: bool,
+        counted: Option<Counted<'a>>,
+    },
+    Many {
+        keys: &'a [&'a [u8]],
+        algo: Algorithm,
+        cost: f64,
+        now: Option<f64>,
+        counted: Option<Counted<'a>>,
+    },
+    Hits {
+        keys: &'a [&'a [u8]],
+        window_ms: i64,
+    },
+    /// compound (peek false) or compound_peek.
+    Compound {
+        members: Vec<(&'a [u8], Algorithm)>,
+        cost: f64,
+        now: Option<f64>,
+        peek: bool,
+        counted: Option<Counted<'a>>,
+    },
+}
+
+/// The number of keys (`argv[1]`) of a call whose arguments are `args`
+/// (`args[0]` the command's name): at least 1, and no more than there are
+/// arguments after the count. The module also answers a keys-position
+/// request with it.
+pub fn key_count(args: &[&[u8]]) -> Result<usize, Bad> {
+    let n = args.get(1).and_then(|a| redis_int(a)).ok_or(Bad::Arity)?;
+    if n < 1 || n as u64 >= args.len() as u64 - 1 {
+        return Err(Bad::Arity);
+    }
+    Ok(n as usize)
+}
+
+/// One algorithm and its arguments from the front of `rest`; the rest after them.
+fn algorithm<'a>(rest: &'a [&'a [u8]]) -> Result<(Algorithm, &'a [&'a [u8]]), Bad> {
+    let name = rest.first().ok_or(Bad::Arity)?;
+    let n = Algorithm::nargs(name).ok_or_else(|| bad(&format!("no algorithm named {}", String::from_utf8_lossy(name))))?;
+    let args = rest.get(1..1 + n).ok_or(Bad::Arity)?;
+    Ok((Algorithm::parse(name, args)?, &rest[1 + n..]))
+}
+
+/// A whole number in `lo..=hi` (Lua's reading of decimal text).
+fn whole(b: &[u8], lo: f64, hi: f64) -> Option<f64> {
+    lua_tonumber(b).filter(|x| x.is_finite() && *x == x.floor() && (lo..=hi).contains(x))
+}
+
+/// `cost [now_us]`, the cost within what every algorithm of the call takes.
+fn cost_and_clock(rest: &[&[u8]], algos: &mut dyn Iterator<Item = &Algorithm>) -> Result<(f64, Option<f64>), Bad> {
+    let (cost, now) = match rest {
+        [cost] => (cost, None),
+        [cost, now] => (cost, Some(now)),
+        _ => return Err(Bad::Arity),
+    };
+    let cost = whole(cost, 1.0, MAX_COUNT).ok_or_else(|| bad("the cost must be a whole number from 1 to 2^40"))?;
+    if let Some(most) = algos.map(Algorithm::max_cost).reduce(f64::min).filter(|&most| cost > most) {
+        return Err(bad(&format!("the cost must be at most {most}, what the policy can ever take")));
+    }
+    let now =
+        now.map(|n| whole(n, 0.0, MAX_NOW_US).ok_or_else(|| bad("now_us must be a whole number of microseconds from 0 to 2^52"))).transpose()?;
+    Ok((cost, now))
+}
+
+/// Reads a call of `command`; `args` are all of its arguments, its name first.
+pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad> {
+    let n = key_count(args)?;
+    let (keys, rest) = args[2..].split_at(n);
+    // A counted call: its last key is the counters' base, and the counting
+    // arguments come first; the rest is read as the uncounted command's.
+    let (keys, rest, counted) = if command.counted() {
+        let (base, keys) = keys.split_last().ok_or(Bad::Arity)?;
+        if keys.is_empty() {
+            return Err(Bad::Arity);
+        }
+        let counting = Counting::parse(rest).ok_or(Bad::Arity)?;
+        (keys, &rest[metrics::NARGS..], Some(Counted { base, counting }))
+    } else {
+        (keys, rest, None)
+    };
+    let n = keys.len();
+    match command {
+        Command::Take | Command::Peek | Command::TakeCounted => {
+            let (algo, rest) = algorithm(rest)?;
+            let (cost, now) = cost_and_clock(rest, &mut std::iter::once(&algo))?;
+            if n != 1 {
+                return Err(bad("take and peek decide one key"));
+            }
+            Ok(Call::One { key: keys[0], algo, cost, now, peek: command == Command::Peek, counted })
+        }
+        Command::TakeMany | Command::TakeManyCounted => {
+            let (algo, rest) = algorithm(rest)?;
+            let (cost, now) = cost_and_clock(rest, &mut std::iter::once(&algo))?;
+            Ok(Call::Many { keys, algo, cost, now, counted })
+        }
+        Command::HitMany => {
+            let window = match rest {
+                [w] => whole(w, 1.0, MAX_MS).ok_or_else(|| bad("the window must be a whole number of ms from 1 to 315360000000"))?,
+                _ => return Err(Bad::Arity),
+            };
+            Ok(Call::Hits { keys, window_ms: window as i64 })
+        }
+        Command::Compound | Command::CompoundPeek | Command::CompoundCounted => {
+            let mut members = Vec::with_capacity(n);
+            let mut rest = rest;
+            for key in keys {
+                let (algo, after) = algorithm(rest)?;
+                members.push((*key, algo));
+                rest = after;
+            }
+            let (cost, now) = cost_and_clock(rest, &mut members.iter().map(|(_, a)| a))?;
+            let mut sorted: Vec<&[u8]> = keys.to_vec();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(bad("a compound's keys must be distinct"));
+            }
+            Ok(Call::Compound { members, cost, now, peek: command == Command::CompoundPeek, counted })
+        }
+    }
+}
+
+/// Runs a parsed call on `ks`: the reply's bytes (lua/entries.lua's), or the
+/// error a single-key call or a compound answers (a batch answers each key's
+/// own error inside its reply).
+pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Refused> {
+    match call {
+        Call::One { key, algo, cost, now, peek, counted } => {
+            let answer = match counted {
+                Some(c) => entries::take_counted(ks, key, c.base, &c.counting, algo, *cost, *now)?,
+                None => entries::decide(ks, key, algo, *cost, *now, *peek)?,
+            };
+            let mut out = Vec::with_capacity(32);
+            answer.write_to(&mut out);
+            Ok(out)
+        }
+        Call::Many { keys, algo, cost, now, counted: None } => Ok(batch_reply(&entries::take_many(ks, keys, algo, *cost, *now))),
+        Call::Many { keys, algo, cost, now, counted: Some(c) } => {
+            Ok(batch_reply(&entries::take_many_counted(ks, keys, c.base, &c.counting, algo, *cost, *now)))
+        }
+        Call::Hits { keys, window_ms } => Ok(hits_reply(&entries::hit_many(ks, keys, *window_ms))),
+        Call::Compound { members, cost, now, peek, counted } => {
+            let answer = match counted {
+                Some(c) => entries::compound_counted(ks, members, c.base, &c.counting, *cost, *now)?,
+                None => entries::compound(ks, members, *cost, *now, *peek)?,
+            };
+            let mut out = Vec::with_capacity(40);
+            answer.write_to(&mut out);
+            Ok(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn args(s: &str) -> Vec<&[u8]> {
+        s.split(' ').map(str::as_bytes).collect()
+    }
+
+    fn refusal(command: Command, s: &str) -> String {
+        let a = args(s);
+        match parse(command, &a) {
+            Err(Bad::Refused(r)) => r.0,
+            Err(Bad::Arity) => "arity".into(),
+            Ok(call) => panic!("{s}: parsed as {call:?}"),
+        }
+    }
+
+    #[test]
+    fn keys_come_after_their_count() {
+        for bad in ["x", "x 1", "x 0 k fixed_window", "x -1 k", "x 3 k fixed_window", "x 01 k fixed_window", "x +1 k a"] {
+            assert_eq!(key_count(&args(bad)), Err(Bad::Arity), "{bad}");
+        }
+        assert_eq!(key_count(&args("x 2 a b c")), Ok(2));
+    }
+
+    #[test]
+    fn what_the_extension_sends_parses() {
+        let a = args("ratelimit.take 1 k fixed_window 1500 10 1 1700000000000000");
+        let call = parse(Command::Take, &a).unwrap();
+        assert!(matches!(call, Call::One { key: b"k", cost: 1.0, now: Some(_), peek: false, .. }), "{call:?}");
+        let a = args("ratelimit.compound 2 a b sliding_log 1000000 5 1000 gcra 200000 1000000 3");
+        assert!(matches!(parse(Command::Compound, &a).unwrap(), Call::Compound { ref members, cost: 3.0, .. } if members.len() == 2));
+        let a = args("ratelimit.hit_many 3 a b a 60000");
+        assert_eq!(parse(Command::HitMany, &a).unwrap(), Call::Hits { keys: &a[2..5], window_ms: 60000 });
+    }
+
+    #[test]
+    fn what_it_cannot_handle_is_refused() {
+        assert_eq!(refusal(Command::Take, "t 2 a b fixed_window 1000 5 1"), "ERR ratelimit: take and peek decide one key");
+        assert_eq!(refusal(Command::Take, "t 1 a nope 1"), "ERR ratelimit: no algorithm named nope");
+        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5"), "arity");
+        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5 1 2 3"), "arity");
+        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5 0"), "ERR ratelimit: the cost must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5 1.5"), "ERR ratelimit: the cost must be a whole number from 1 to 2^40");
+        assert_eq!(
+            refusal(Command::Take, "t 1 a sliding_log 1000000 5000 1000 1001"),
+            "ERR ratelimit: the cost must be at most 1000, what the policy can ever take"
+        );
+        assert_eq!(
+            refusal(Command::Take, "t 1 a fixed_window 1000 5 1 -1"),
+            "ERR ratelimit: now_us must be a whole number of microseconds from 0 to 2^52"
+        );
+        assert_eq!(
+            refusal(Command::Take, "t 1 a fixed_window 1000 5 1 1e300"),
+            "ERR ratelimit: now_us must be a whole number of microseconds from 0 to 2^52"
+        );
+        assert_eq!(refusal(Command::Take, "t 1 a leaky_bucket 10 1 3 4"), "ERR ratelimit: the cost must be at most 3, what the policy can ever take");
+        assert_eq!(
+            refusal(Command::Compound, "c 2 a b fixed_window 1000 5 gcra 1000 3000 4"),
+            "ERR ratelimit: the cost must be at most 3, what the policy can ever take"
+        );
+        assert_eq!(refusal(Command::HitMany, "h 1 a 0"), "ERR ratelimit: the window must be a whole number of ms from 1 to 315360000000");
+        assert_eq!(
+            refusal(Command::Compound, "c 2 a a fixed_window 1000 5 fixed_window 1000 5 1"),
+            "ERR ratelimit: a compound's keys must be distinct"
+        );
+        assert_eq!(refusal(Command::Compound, "c 2 a b fixed_window 1000 5 1"), "ERR ratelimit: no algorithm named 1");
+        assert_eq!(refusal(Command::Compound, "c 2 a b fixed_window 1000 5"), "arity");
+    }
+
+    #[test]
+    fn a_counted_call_has_its_base_last_and_its_counting_first() {
+        let a = args("ratelimit.take_counted 2 k m:base api 1 0,2,0,0,7 fixed_window 1000 5 1");
+        let call = parse(Command::TakeCounted, &a).unwrap();
+        let counting = Counting { name: b"api", dry_run: true, pending: [0, 2, 0, 0, 7] };
+        assert!(
+            matches!(&call, Call::One { key: b"k", cost: 1.0, peek: false, counted: Some(Counted { base: b"m:base", counting: c }), .. } if *c == counting),
+            "{call:?}"
+        );
+        let a = args("ratelimit.take_many_counted 3 a b m api 0 x fixed_window 1000 5 1");
+        assert!(
+            matches!(parse(Command::TakeManyCounted, &a).unwrap(), Call::Many { keys, counted: Some(Counted { base: b"m", .. }), .. } if keys.len() == 2)
+        );
+        let a = args("ratelimit.compound_counted 3 a b m api 0 x fixed_window 1000 5 gcra 1000 3000 1");
+        assert!(matches!(parse(Command::CompoundCounted, &a).unwrap(), Call::Compound { ref members, counted: Some(_), .. } if members.len() == 2));
+        // The base alone, or no room for the counting arguments: arity.
+        assert_eq!(refusal(Command::TakeCounted, "t 1 m api 0 x fixed_window 1000 5 1"), "arity");
+        assert_eq!(refusal(Command::TakeCounted, "t 2 k m api 0"), "arity");
+        assert_eq!(refusal(Command::TakeCounted, "t 3 a b m api 0 x fixed_window 1000 5 1"), "ERR ratelimit: take and peek decide one key");
+        assert_eq!(
+            refusal(Command::CompoundCounted, "c 3 a a m api 0 x fixed_window 1000 5 fixed_window 1000 5 1"),
+            "ERR ratelimit: a compound's keys must be distinct"
+        );
+        // The same checks as the uncounted command's after the counting arguments.
+        assert_eq!(
+            refusal(Command::TakeManyCounted, "t 2 a m api 0 x sliding_log 1000000 5000 1000 1001"),
+            "ERR ratelimit: the cost must be at most 1000, what the policy can ever take"
+        );
+    }
+
+    #[test]
+    fn a_counted_call_counts_what_it_decided() {
+        let mut store = Store::with_clock(|| 1_000_000_000);
+        let a = args("ratelimit.take_counted 2 k m api 0 x fixed_window 1000 1 1");
+        let call = parse(Command::TakeCounted, &a).unwrap();
+        run(&mut store, &call).unwrap();
+        run(&mut store, &call).unwrap();
+        let key = metrics::key(b"m", metrics::minute(1_000_000_000.0));
+        let view = store.view(&key);
+        assert_eq!(view.hget(b"allowed:api").unwrap().as_deref(), Some(b"1".as_slice()));
+        assert_eq!(view.hget(b"denied:api").unwrap().as_deref(), Some(b"1".as_slice()));
+    }
+
+    #[test]
+    fn a_parsed_call_runs_on_a_store() {
+        let mut store = Store::with_clock(|| 1_000_000_000);
+        let a = args("ratelimit.take 1 k token_bucket 2 1 1");
+        let call = parse(Command::Take, &a).unwrap();
+        let reply = run(&mut store, &call).unwrap();
+        assert_eq!(reply, [1.0f64, 1_000_000.0].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+    }
+}
