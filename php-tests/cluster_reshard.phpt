@@ -74,7 +74,7 @@ $any = rl_redis($cluster['ports'][0]);
 $slot = $any->rawCommand('CLUSTER', 'KEYSLOT', 'hot');
 $home = rl_cluster_owner_port($cluster, 'hot');
 $away = current(array_filter($cluster['ports'], fn ($port) => $port !== $home));
-time_sleep_until($t0 + 0.3);
+rl_sleep_until($t0 + 0.3);
 $keysMoved = 0;
 $from = $home;
 for ($moves = 0; $moves < MOVES; $moves++) {
