@@ -19,6 +19,14 @@ const SCALEOUT_MASTERS = 3;
 /** The id of the one-key rows: its hash tag decides the slot, so both algorithms' keys are on one master. */
 const SCALEOUT_ONE_ID = 'one';
 
+/** phpredis to 127.0.0.1:$port. */
+function scaleout_redis(int $port): Redis
+{
+    $r = new Redis();
+    if (!$r->connect('127.0.0.1', $port, 2.0)) throw new RuntimeException("cannot connect to 127.0.0.1:$port");
+    return $r;
+}
+
 /** phpredis over TLS to $port, verifying the server against the run's CA. */
 function scaleout_tls_redis(int $port, string $certs): Redis
 {
@@ -36,8 +44,10 @@ function scaleout_targets(array $cluster, array $tls, Redis $plainCtl): array
 {
     return [
         'cluster' => [
-            'ping' => fn () => rl_cluster_owner($cluster, '{' . SCALEOUT_ONE_ID . '}'),
-            'ctl' => rl_cluster_masters($cluster),
+            // phpredis, as every other target's PING and control connection (the test
+            // harness's own client, RlClient, is PHP code: its PING would be no baseline).
+            'ping' => fn () => scaleout_redis(rl_cluster_owner_port($cluster, '{' . SCALEOUT_ONE_ID . '}')),
+            'ctl' => array_map('scaleout_redis', array_keys(rl_cluster_masters($cluster))),
             'dsn' => 'redis-cluster://' . implode(',', $cluster['seeds']),
         ],
         'TLS' => [
