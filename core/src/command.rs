@@ -65,7 +65,8 @@ impl Command {
         Command::CompoundCounted,
     ];
 
-    /// The name the module registers it under.
+    /// The name the module registers it under (commands are case-blind:
+    /// the extension sends it as is).
     pub fn name(self) -> &'static str {
         match self {
             Command::Take => "ratelimit.take",
@@ -78,6 +79,13 @@ impl Command {
             Command::TakeManyCounted => "ratelimit.take_many_counted",
             Command::CompoundCounted => "ratelimit.compound_counted",
         }
+    }
+
+    /// The Lua library's entry point of the same arguments and reply
+    /// (`lua/entries.lua`), which the extension calls where the server has
+    /// no module: the command's name without `ratelimit.`.
+    pub fn entry(self) -> &'static str {
+        &self.name()["ratelimit.".len()..]
     }
 
     /// Whether it may write (the peeks never do).

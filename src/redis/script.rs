@@ -304,7 +304,7 @@ fn encode<K: AsRef<[u8]>>(
 ) {
     if module {
         resp::array(buf, 2 + keys.len() + arg_count + extra.len());
-        resp::bulk(buf, entry.module_command().as_bytes());
+        resp::bulk(buf, entry.name().as_bytes());
         resp::bulk_int(buf, keys.len() as i64);
         for key in keys {
             resp::bulk(buf, key.as_ref());
@@ -318,7 +318,7 @@ fn encode<K: AsRef<[u8]>>(
     let read_only_script = peek_by_script && !entry.writes();
     let scripts = read_only_script || SCRIPTS_ONLY.load(Ordering::Relaxed);
     resp::array(buf, 3 + keys.len() + scripts as usize + arg_count + extra.len());
-    let name = entry.name().as_bytes();
+    let name = entry.entry().as_bytes();
     if scripts {
         // Redis 6 has no EVALSHA_RO; a peek that found no library is on a Redis 7+ or Valkey.
         resp::bulk(buf, if read_only_script && !SCRIPTS_ONLY.load(Ordering::Relaxed) { b"EVALSHA_RO".as_slice() } else { b"EVALSHA".as_slice() });

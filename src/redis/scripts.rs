@@ -28,67 +28,12 @@ const BODY: &str = concat!(
     include_str!("../../lua/entries.lua"),
 );
 
-/// An entry point of `lua/entries.lua`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Entry {
-    /// One limiter, one key: decide and take.
-    Take,
-    /// One limiter, one key: decide, write nothing.
-    Peek,
-    /// One limiter, many keys of one slot, in order (consumeMany).
-    TakeMany,
-    /// A fixed window's cost-1 hit per key of one slot, in order (consumeMany).
-    HitMany,
-    /// Every member of a compound limiter, all or nothing.
-    Compound,
-    /// `Compound`, writing nothing.
-    CompoundPeek,
-    /// `Take`, `TakeMany` and `Compound` with their decisions counted in the
-    /// same call (`ratelimit.metrics = redis`, `lua/metrics.lua`): the
-    /// counters' base key after the keys, three counting arguments before the
-    /// entry's own.
-    TakeCounted,
-    TakeManyCounted,
-    CompoundCounted,
-}
-
-impl Entry {
-    pub fn name(self) -> &'static str {
-        match self {
-            Entry::Take => "take",
-            Entry::Peek => "peek",
-            Entry::TakeMany => "take_many",
-            Entry::HitMany => "hit_many",
-            Entry::Compound => "compound",
-            Entry::CompoundPeek => "compound_peek",
-            Entry::TakeCounted => "take_counted",
-            Entry::TakeManyCounted => "take_many_counted",
-            Entry::CompoundCounted => "compound_counted",
-        }
-    }
-
-    /// The server module's command for this entry (`module/src/commands.rs`:
-    /// the same arguments after the keys, the same reply).
-    pub fn module_command(self) -> &'static str {
-        match self {
-            Entry::Take => "RATELIMIT.TAKE",
-            Entry::Peek => "RATELIMIT.PEEK",
-            Entry::TakeMany => "RATELIMIT.TAKE_MANY",
-            Entry::HitMany => "RATELIMIT.HIT_MANY",
-            Entry::Compound => "RATELIMIT.COMPOUND",
-            Entry::CompoundPeek => "RATELIMIT.COMPOUND_PEEK",
-            Entry::TakeCounted => "RATELIMIT.TAKE_COUNTED",
-            Entry::TakeManyCounted => "RATELIMIT.TAKE_MANY_COUNTED",
-            Entry::CompoundCounted => "RATELIMIT.COMPOUND_COUNTED",
-        }
-    }
-
-    /// False for the peeks: registered `no-writes` (`lua/as_function.lua`),
-    /// called with FCALL_RO.
-    pub fn writes(self) -> bool {
-        !matches!(self, Entry::Peek | Entry::CompoundPeek)
-    }
-}
+/// An entry point of `lua/entries.lua`: the same nine as the server
+/// module's commands, one table in core (`Command::entry` names the Lua
+/// function, `Command::name` the module's command, with the same arguments
+/// after the keys and the same reply; `Command::counted` ones count their
+/// decisions in the same call, `lua/metrics.lua`).
+pub use ratelimit_core::command::Command as Entry;
 
 /// The library's two forms and the names to call it by.
 pub struct Library {
@@ -110,3 +55,19 @@ pub static LIBRARY: Lazy<Library> = Lazy::new(|| {
     let script_sha = ::redis::Script::new(&script_text).get_hash().to_string();
     Library { function_text, function_prefix, script_text, script_sha }
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_module_command_has_its_lua_entry_point() {
+        let entries = include_str!("../../lua/entries.lua");
+        for command in Entry::ALL {
+            assert!(entries.contains(&format!("register('{}',", command.entry())), "{command:?}");
+            // Registered `no-writes` exactly where the command writes nothing.
+            let line = entries.lines().find(|l| l.starts_with(&format!("register('{}',", command.entry()))).unwrap();
+            assert_eq!(line.ends_with(", true)"), !command.writes(), "{line}");
+        }
+    }
+}
