@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use ext_php_rs::convert::FromZval;
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ArrayKey, Zval};
+use ext_php_rs::types::Zval;
 
 use super::values::{self, type_name};
 use crate::error::{Invalid, Result};
@@ -42,12 +42,16 @@ fn read(z: &Zval) -> std::result::Result<Vec<(Key, Vec<u8>)>, Invalid> {
         return Err(Invalid::value(format!("must hold at most {MAX_IDS} ids, {} given", array.len())));
     }
     let mut out = Vec::with_capacity(array.len());
-    for (key, value) in array.iter() {
-        let key = match key {
-            ArrayKey::Long(i) => Key::Index(i),
-            ArrayKey::String(s) => Key::Name(s.into_bytes()),
-            ArrayKey::Str(s) => Key::Name(s.as_bytes().to_vec()),
-            ArrayKey::ZendString(s) => Key::Name(s.as_bytes().to_vec()),
+    // The keys as raw zvals: ext-php-rs's (key, value) iterator makes a
+    // string key a Rust `String` and panics on one that is not UTF-8, which
+    // a PHP array key may well be (binary-safe, like the ids).
+    let mut entries = array.iter();
+    while let Some((key, value)) = entries.next_zval() {
+        let key = match key.long() {
+            Some(i) => Key::Index(i),
+            None => {
+                Key::Name(values::bytes("ids", &key).map_err(|_| Invalid::type_error(format!("has a key of type {}", type_name(&key))))?.into_owned())
+            }
         };
         let id = values::bytes("ids", value).map_err(|_| {
             let shown = match &key {
