@@ -1,11 +1,13 @@
 <?php
-// Reads the valgrind reports (.mem files) that `make test-valgrind` left
-// for the tests run-tests.php marked LEAK, and says which of them count:
-//   php scripts/valgrind/php-report.php FILE.mem...
-// prints, per file that counts, its records that count, and ends with one
-// line "valgrind: N reports, M count"; exit status 1 when any counts.
+// Reads the valgrind reports that `make test-valgrind` left, one file per
+// process (TEST.mem.PID: scripts/valgrind/bin/valgrind), and says which of
+// them count:
+//   php scripts/valgrind/php-report.php FILE.mem.PID...
+// prints, per test with reports that count, its records that count, and
+// ends with one line "valgrind: N processes of T tests, M tests count";
+// exit status 1 when any counts.
 //
-// What counts, per process of a report (valgrind's ==PID== prefix):
+// What counts, per process (valgrind's ==PID== prefix):
 // - every memory error (an invalid read or write, a use of an uninitialised
 //   value, a bad free, ...), whatever process met it;
 // - a definite or indirect leak whose allocation's stack has a frame of the
@@ -16,12 +18,18 @@
 // php_module_startup with no frame of the extension) never shut down: it
 // was killed by a signal (a server the test started and stopped, a worker,
 // a child ended by the harness), and its leak records only say what it held
-// when it died. Its errors still count.
+// when it died. Its errors still count. The leaks of other programs the
+// tests run (bash, tools) are theirs.
 
 $files = array_slice($argv, 1);
-$counted = 0;
+$byTest = [];
 foreach ($files as $file) {
-    $text = (string) @file_get_contents($file);
+    $byTest[preg_replace('/\.mem\.\d+$/', '', $file)][] = $file;
+}
+ksort($byTest);
+$counted = 0;
+foreach ($byTest as $test => $processes) {
+    $text = implode("\n", array_map(fn ($f) => (string) @file_get_contents($f), $processes));
     // One record per "==PID== " block, blocks separated by an "==PID== " line alone.
     $records = [];
     foreach (preg_split('/\R/', $text) as $line) {
@@ -50,9 +58,9 @@ foreach ($files as $file) {
     }
     if ($counts) {
         $counted++;
-        echo "---- $file: ", count($counts), " record(s) that count (of ", count($records), "; processes that never shut down: ", count($killed), ")\n";
+        echo "---- $test: ", count($counts), " record(s) that count (of ", count($records), " in ", count($processes), " process(es); processes that never shut down: ", count($killed), ")\n";
         foreach (array_slice($counts, 0, 20) as $r) echo '  ', implode("\n  ", $r['lines']), "\n\n";
     }
 }
-echo 'valgrind: ', count($files), ' reports, ', $counted, " count\n";
+echo 'valgrind: ', count($files), ' processes of ', count($byTest), ' tests, ', $counted, " tests count\n";
 exit($counted > 0 ? 1 : 0);
