@@ -24,12 +24,21 @@ set -euo pipefail
 #   | the environment of the runs (a debug build reports leaks and fails its
 #   assertions by itself; under the sanitizers the Zend allocator is off, so
 #   each allocation is one they see, and every report goes to a file that is
-#   counted after the runs: sanitizer_reports below)
+#   counted after the runs: sanitizer_reports below). The asan environment is
+#   the one PHP's own run-tests.php --asan sets (PHP's ASAN CI): the Zend
+#   allocator off but tracking (USE_TRACKED_ALLOC=1: what a request
+#   allocated through it is freed at its end, as the Zend allocator frees its
+#   pages, so a fatal error's bailout is no leak; a Zend allocation the
+#   extension leaks is the debug rows' [Memory leaked]) and LeakSanitizer
+#   with php-src's own suppressions (.github/lsan-suppressions.txt of the
+#   source, copied beside PHP: leaks of third-party libraries PHP links)
+#   followed by the project's (scripts/asan/lsan.supp: PHP-FPM's own), in
+#   /build/lsan-suppressions.txt.
 FLAVOURS='
 zts|--enable-zts --enable-embed|test-threads|thread-safe with the embed SAPI, as the php:8.x-zts images (the thread tests run on it)|
 debug-nts|--enable-debug||a debug build (--enable-debug): a leaked Zend allocation is reported ([Memory leaked]) and an engine assertion aborts|
 debug-zts|--enable-debug --enable-zts --enable-embed|test-threads|a debug build, thread-safe with the embed SAPI (the thread tests run on it)|
-asan|--enable-debug --enable-address-sanitizer --enable-undefined-sanitizer||AddressSanitizer and UndefinedBehaviorSanitizer (and the debug checks), the Zend allocator off|USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1 ASAN_OPTIONS=log_path=/build/sanitizer/asan:detect_leaks=1:detect_odr_violation=0 UBSAN_OPTIONS=log_path=/build/sanitizer/ubsan:print_stacktrace=1
+asan|--enable-debug --enable-address-sanitizer --enable-undefined-sanitizer||AddressSanitizer and UndefinedBehaviorSanitizer (and the debug checks), the Zend allocator off, as run-tests.php --asan of php-src runs|RATELIMIT_NOT_COUNTED=/build/ratelimit/scripts/asan/not-counted.txt USE_ZEND_ALLOC=0 USE_TRACKED_ALLOC=1 ZEND_DONT_UNLOAD_MODULES=1 ASAN_OPTIONS=log_path=/build/sanitizer/asan:detect_leaks=1:detect_odr_violation=0 LSAN_OPTIONS=suppressions=/build/lsan-suppressions.txt:print_suppressions=0 UBSAN_OPTIONS=log_path=/build/sanitizer/ubsan:print_stacktrace=1
 '
 flavour_field() { awk -F'|' -v f="$1" -v n="$2" '$1 == f {print $n}' <<<"$FLAVOURS"; }
 if [ "${1:-}" = --check-flavour ]; then
@@ -120,6 +129,8 @@ if [ "${RATELIMIT_PHP_REBUILD:-0}" = 1 ] || [ "$(cat "$built" 2>/dev/null | head
     >/build/php-src/configure.log 2>&1 || { tail -30 /build/php-src/configure.log; exit 1; }
   make "$jobs" >/build/php-src/make.log 2>&1 || { tail -40 /build/php-src/make.log; exit 1; }
   make install >/build/php-src/install.log 2>&1 || { tail -20 /build/php-src/install.log; exit 1; }
+  # PHP's own LeakSanitizer suppressions, which the asan environment names.
+  [ ! -f .github/lsan-suppressions.txt ] || cp .github/lsan-suppressions.txt "$prefix/lib/php/lsan-suppressions.txt"
   mkdir -p "$PHP_INI_DIR/conf.d"
 
   # phpredis, built with this PHP's phpize, installed but not enabled.
@@ -137,6 +148,8 @@ fi
 # shellcheck disable=SC2086 # VAR=value words
 [ -z "$environment" ] || export $environment
 rm -rf /build/sanitizer && mkdir -p /build/sanitizer
+cat "$prefix/lib/php/lsan-suppressions.txt" /build/ratelimit/scripts/asan/lsan.supp >/build/lsan-suppressions.txt 2>/dev/null \
+  || cp /build/ratelimit/scripts/asan/lsan.supp /build/lsan-suppressions.txt
 
 cd /build/ratelimit
 [ "$(command -v php)" = "$prefix/bin/php" ] || { echo "php on PATH is $(command -v php), not $prefix/bin/php"; exit 1; }
