@@ -26,6 +26,7 @@ if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
   # one the tests start (config.inc, tests/support), is the wrapper's.
   export RATELIMIT_VALGRIND_SERVER_BIN=${RATELIMIT_TEST_SERVER:-redis-server}
   export RATELIMIT_TEST_SERVER=$PWD/scripts/valgrind/server.bash
+  export RATELIMIT_NOT_COUNTED=${RATELIMIT_NOT_COUNTED:-$PWD/scripts/valgrind/server-slowed.txt}
   export RATELIMIT_VALGRIND_LOGS=${RATELIMIT_VALGRIND_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-valgrind.XXXXXX")}
   # A server under valgrind starts and answers several times slower.
   export RATELIMIT_TEST_SLOW=${RATELIMIT_TEST_SLOW:-6}
@@ -132,7 +133,7 @@ phpt_pass() {
   fi
   # RATELIMIT_NOT_COUNTED names a file of tests whose own assertions an
   # instrument's pace or memory use breaks, each with why (valgrind:
-  # scripts/valgrind/slowed.txt; the asan row: scripts/asan/not-counted.txt).
+  # scripts/valgrind/slowed.txt and server-slowed.txt; the asan row: scripts/asan/not-counted.txt).
   # Their FAIL is shown and not counted; the instrument's reports of them
   # count as every test's do.
   if [ -n "${RATELIMIT_NOT_COUNTED:-}" ]; then
