@@ -1,5 +1,5 @@
 --TEST--
-consumeMany(): array keys and ids that are not UTF-8 (PHP's strings are binary) are kept and decided like any other, every class, on Redis and memory://
+Array keys that are not UTF-8 (PHP's strings are binary) are keys like any other: consumeMany() keeps them and decides their ids, every class, on Redis and memory://; a CompoundRateLimiter takes members under them and names one in its TypeError
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
@@ -20,6 +20,10 @@ foreach (['redis' => RL_URL, 'memory' => 'memory://'] as $where => $connection) 
             $l->consume("\xc3\x28", 1)->remaining);
     }
 }
+$member = rl_long('token', RL_URL, rl_prefix('bin-compound'), 3);
+$compound = new CompoundRateLimiter(["\xff" => $member, "ok" => rl_long('fixed', RL_URL, rl_prefix('bin-compound-2'), 5)]);
+echo "compound: ", $compound->consume('x')->remaining, "\n";
+rl_throws(fn () => new CompoundRateLimiter(["\xff\xfe" => 5]));
 ?>
 --EXPECTF--
 redis    %s keys kept: true; first: Y2 Y2 Y2 Y1; again: Y0 Y1 Y1 n0; one id's state, read by consume(): 0
@@ -34,3 +38,5 @@ memory   %s keys kept: true; first: Y2 Y2 Y2 Y1; again: Y0 Y1 Y1 n0; one id's st
 memory   %s keys kept: true; first: Y2 Y2 Y2 Y1; again: Y0 Y1 Y1 n0; one id's state, read by consume(): 0
 memory   %s keys kept: true; first: Y2 Y2 Y2 Y1; again: Y0 Y1 Y1 n0; one id's state, read by consume(): 0
 memory   %s keys kept: true; first: Y2 Y2 Y2 Y1; again: Y0 Y1 Y1 n0; one id's state, read by consume(): 0
+compound: 2
+TypeError: CompoundRateLimiter::__construct(): Argument #1 ($limiters) must contain only rate limiters of this extension, int given at key "��"

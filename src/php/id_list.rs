@@ -9,20 +9,14 @@ use ext_php_rs::convert::FromZval;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
+use super::array_entries::entries;
+pub use super::array_entries::Key;
 use super::values::{self, type_name};
 use crate::error::{Invalid, Result};
 
 /// The most ids one `consumeMany()` call takes: a batch is one round trip,
 /// and its work in Redis grows with its size.
 pub const MAX_IDS: usize = 1000;
-
-/// An array key as PHP had it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Key {
-    Index(i64),
-    /// Binary-safe, as PHP's string keys are.
-    Name(Vec<u8>),
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdList(std::result::Result<Vec<(Key, Vec<u8>)>, Invalid>);
@@ -42,24 +36,9 @@ fn read(z: &Zval) -> std::result::Result<Vec<(Key, Vec<u8>)>, Invalid> {
         return Err(Invalid::value(format!("must hold at most {MAX_IDS} ids, {} given", array.len())));
     }
     let mut out = Vec::with_capacity(array.len());
-    // The keys as raw zvals: ext-php-rs's (key, value) iterator makes a
-    // string key a Rust `String` and panics on one that is not UTF-8, which
-    // a PHP array key may well be (binary-safe, like the ids).
-    let mut entries = array.iter();
-    while let Some((key, value)) = entries.next_zval() {
-        let key = match key.long() {
-            Some(i) => Key::Index(i),
-            None => {
-                Key::Name(values::bytes("ids", &key).map_err(|_| Invalid::type_error(format!("has a key of type {}", type_name(&key))))?.into_owned())
-            }
-        };
-        let id = values::bytes("ids", value).map_err(|_| {
-            let shown = match &key {
-                Key::Index(i) => i.to_string(),
-                Key::Name(s) => format!("\"{}\"", String::from_utf8_lossy(s)),
-            };
-            Invalid::type_error(format!("must contain only strings, {} given at key {shown}", type_name(value)))
-        })?;
+    for (key, value) in entries(array) {
+        let id = values::bytes("ids", value)
+            .map_err(|_| Invalid::type_error(format!("must contain only strings, {} given at key {}", type_name(value), key.shown())))?;
         out.push((key, Cow::into_owned(id)));
     }
     Ok(out)

@@ -52,15 +52,9 @@ fn from_array(z: &Zval) -> Result<Table> {
     let z = z.dereference();
     let array = z.array().ok_or_else(|| Error::type_error("counters", format!("must be of type array, {} given", type_name(z))))?;
     let mut table = Table::new();
-    // Keys read as Zvals: a limiter name is binary, and ext-php-rs's `iter()`
-    // refuses a string key that is not UTF-8.
-    let mut entries = ext_php_rs::types::array::Iter::new(array);
-    while let Some((key, row)) = entries.next_zval() {
-        let name = match (key.long(), key.zend_str()) {
-            (Some(i), _) => i.to_string().into_bytes(),
-            (_, Some(s)) => s.as_bytes().to_vec(),
-            _ => continue,
-        };
+    // A limiter name is binary: keys read by `array_entries`.
+    for (key, row) in super::array_entries::entries(array) {
+        let name = key.into_bytes();
         let shown = String::from_utf8_lossy(&name).into_owned();
         let row = row.dereference();
         let row = row.array().ok_or_else(|| {

@@ -1,5 +1,6 @@
 //! The PHP face: what PHP code sees and passes. Converts Zvals to plain Rust
 //! values, calls into `limiter`, and maps results and errors back to PHP.
+pub mod array_entries;
 pub mod binding_errors;
 pub mod classes;
 pub mod coercion;

@@ -6,7 +6,7 @@
 use ext_php_rs::convert::FromZval;
 use ext_php_rs::flags::{ClassFlags, DataType};
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ArrayKey, Zval};
+use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use super::fixed_window::FixedWindowRateLimiter;
@@ -15,6 +15,7 @@ use super::leaky_bucket::LeakyBucketRateLimiter;
 use super::sliding_window::SlidingWindowRateLimiter;
 use super::token_bucket::TokenBucketRateLimiter;
 use crate::error::Invalid;
+use crate::php::array_entries::entries;
 use crate::php::exceptions::in_call;
 use crate::php::given_numbers::Policy;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
@@ -52,15 +53,11 @@ impl<'a> FromZval<'a> for Members<'a> {
             return Some(Members(Err(Invalid::type_error(format!("must be of type array, {} given", type_name(z))))));
         };
         let mut members = Vec::with_capacity(array.len());
-        for (key, value) in array.iter() {
+        for (key, value) in entries(array) {
             match state_of(value.dereference()) {
                 Some(state) => members.push(state),
                 None => {
-                    let key = match key {
-                        ArrayKey::Long(i) => i.to_string(),
-                        other => format!("\"{other}\""),
-                    };
-                    let what = format!("must contain only rate limiters of this extension, {} given at key {key}", type_name(value));
+                    let what = format!("must contain only rate limiters of this extension, {} given at key {}", type_name(value), key.shown());
                     return Some(Members(Err(Invalid::type_error(what))));
                 }
             }
