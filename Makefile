@@ -13,6 +13,15 @@ PHP_CONFIG ?= php-config$(PHP_VERSION)
 # runs, after make deps has installed PHP.
 CARGO_PHP_ENV = $(if $(filter-out php,$(PHP))$(filter-out php-config,$(PHP_CONFIG)),PHP="$(shell command -v $(PHP) || echo $(PHP))" PHP_CONFIG="$(shell command -v $(PHP_CONFIG) || echo $(PHP_CONFIG))")
 CARGO_TARGET_DIR ?= target
+# SANITIZE=address: the extension instrumented for AddressSanitizer (nightly
+# rustc's -Zsanitizer=address), for a PHP built with --enable-address-sanitizer
+# (the asan row of make matrix). A Rust cdylib does not carry a sanitizer
+# runtime: it uses the one that PHP links (GCC's libasan, the same
+# instrumentation ABI), so there is one runtime in the process. --target keeps
+# the flag off build scripts and proc macros, which run in cargo, not in PHP.
+# Only for that PHP: any other lacks the runtime and cannot load this .so.
+SANITIZE ?=
+HOST_TRIPLE = $(shell rustc -vV | sed -n 's/^host: //p')
 SO := modules/ratelimit.so
 MODULE_SO := modules/ratelimit-redis.so
 SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Cargo.toml -type f 2>/dev/null)
@@ -30,9 +39,18 @@ deps: ## install the Debian packages the project needs (idempotent; sudo when no
 build: $(SO) ## build the release extension into modules/ratelimit.so
 
 $(SO): $(SOURCES) | deps
+ifeq ($(SANITIZE),)
 	$(CARGO_PHP_ENV) cargo build --release
 	@mkdir -p modules
 	cp $(CARGO_TARGET_DIR)/release/libratelimit.so $(SO)
+else
+	rustup run nightly rustc --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+	$(CARGO_PHP_ENV) RUSTFLAGS="-Zsanitizer=$(SANITIZE)" cargo +nightly build --release --target $(HOST_TRIPLE)
+	@mkdir -p modules
+	cp $(CARGO_TARGET_DIR)/$(HOST_TRIPLE)/release/libratelimit.so $(SO)
+	@# Instrumented code calls the runtime's report functions; without them the flag did nothing.
+	nm -D --undefined-only $(SO) | grep -q ' __asan_report_load' || { echo "$(SO) is not instrumented for $(SANITIZE)"; rm -f $(SO); exit 1; }
+endif
 
 module: $(MODULE_SO) ## build the Redis/Valkey module into modules/ratelimit-redis.so (loadmodule it; the extension uses it where a server has it)
 
