@@ -159,18 +159,13 @@ php -n -d extension=redis -r 'echo "phpredis ", phpversion("redis"), " (built, n
 make deps
 # The row's versions for make matrix's table (its row is named after the flavour).
 scripts/matrix-versions.bash "$flavour" redis-server
-if [ -n "${TESTS:-}" ]; then
-  make test-php TESTS="$TESTS"
-  exit
-fi
-if [ -n "${RATELIMIT_PHP_TARGET:-}" ]; then
-  make "$RATELIMIT_PHP_TARGET"
-  exit
-fi
 # The official images' paths, then the whole suite and the flavour's own
-# targets; one count for all.
+# targets (or what TESTS or RATELIMIT_PHP_TARGET names); one count for all.
 total_passed=0 total_failed=0
-for target in check-official-layout test $targets; do
+runs=(check-official-layout test $targets)
+[ -z "${RATELIMIT_PHP_TARGET:-}" ] || runs=("$RATELIMIT_PHP_TARGET")
+[ -z "${TESTS:-}" ] || runs=(test-php)
+for target in "${runs[@]}"; do
   log=/tmp/php-from-source-$target.log
   make "$target" 2>&1 | tee "$log" || true
   read -r p f < <(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 | awk '{print $1, $3}')
