@@ -94,7 +94,7 @@ matrix: ## build + cargo test + phpt suite in a Debian root per row (bookworm, t
 zts: ## the suite and make test-threads under a thread-safe PHP 8.4 built from source as the php:8.x-zts images (/usr/local, conf.d scan dir; once, in a trixie root under /var/cache/ratelimit-matrix), with make check-official-layout; TESTS=… for some phpt only; needs root
 	scripts/php-from-source.bash zts
 
-php-from-source: ## the suite under a PHP 8.4 of FLAVOUR built from source in a trixie root (make zts's builder): FLAVOUR=zts, debug-nts (--enable-debug: leaks reported, assertions on), debug-zts (and the thread tests), asan (AddressSanitizer + UBSan, the Zend allocator off); TESTS=… for some phpt only; needs root
+php-from-source: ## the suite under a PHP 8.4 of FLAVOUR built from source in a trixie root (make zts's builder): FLAVOUR=zts, debug-nts (--enable-debug: leaks reported, assertions on), debug-zts (and the thread tests), asan (AddressSanitizer + UBSan, the Zend allocator off, the extension instrumented: SANITIZE=address); TESTS=… for some phpt only; needs root
 	scripts/php-from-source.bash $(FLAVOUR)
 
 check-official-layout: $(SO) ## under a PHP laid out as the official images (make zts runs it): no second PHP, make install/uninstall into its conf.d, docs/install.md's Dockerfile build step (PIE's), php-fpm loads it
