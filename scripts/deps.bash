@@ -49,7 +49,11 @@ fi
 # phpredis, where Debian builds it for this PHP (a candidate in apt's lists).
 phpredis_package() {
   [ -z "$foreign_php" ] || return 0
-  apt-cache policy "php$php_version-redis" 2>/dev/null | grep -q 'Candidate: [0-9]' && echo "php$php_version-redis"
+  # Read whole first: under pipefail, grep -q leaving early makes apt-cache's
+  # write fail (SIGPIPE), and the pipeline with it, as if there were none.
+  local policy
+  policy=$(apt-cache policy "php$php_version-redis" 2>/dev/null || true)
+  grep -q 'Candidate: [0-9]' <<<"$policy" && echo "php$php_version-redis"
   return 0
 }
 
@@ -115,7 +119,9 @@ EOF
 apt_options=()
 [ -z "$foreign_php" ] || apt_options=(--no-install-recommends)
 
-want=("${php_packages[@]}" "${packages[@]}")
+# phpredis is asked for up front when apt's lists know it already, so that a
+# machine that lacks it is not taken for complete.
+want=("${php_packages[@]}" "${packages[@]}" $(phpredis_package))
 # The quick answer from dpkg alone; apt is asked only about what dpkg has not
 # installed under that name (a virtual package, phpredis where Debian has none).
 unsure=$(not_installed "${want[@]}")
@@ -127,6 +133,8 @@ if [ -z "$foreign_php" ] || [ "$(dpkg-query -W -f='${Status}' ratelimit-php-on-p
 fi
 $sudo apt-get update -qq
 [ -z "$foreign_php" ] || provide_foreign_php
+# After the update apt's lists know what Debian builds for this PHP (a name
+# given twice is one to apt).
 want+=($(phpredis_package))
 missing=$(to_install "${want[@]}")
 if [ -n "$foreign_php" ]; then
