@@ -82,5 +82,5 @@ read by the read-only script form: true
 no FUNCTION LOAD, no write command: none
 the replica holds no function library: true
 -- consume() on the replica
-RateLimiterException: Redis at redis://127.0.0.1:%d: READONLY You can't write against a read only replica.
+RateLimiterException: Redis at redis://127.0.0.1:%d: READONLY You can't write against a read only replica.%w
 on_error=allow: Y4
