@@ -97,6 +97,8 @@ if [ "${RATELIMIT_VALGRIND:-0}" = 1 ]; then
 --suppressions=$PWD/scripts/valgrind/php.supp \
 --trace-children-skip=*redis-server,*valkey-server,*redis-sentinel,*valkey-sentinel,*server.bash,*redis-cli,*valkey-cli,*nginx,*openssl,*/ab,*/true"
 fi
+# The tests run-tests.php's log marks $1 (PASS, FAIL), by their file names.
+tests_marked() { grep -aoE "^$1 .* \[[^]]+\.phpt\]" "$log" | sed -E 's/.* \[([^]]+)\]$/\1/' | sort -u; }
 count() { awk -v k="$1" -F: '$1 ~ "^Tests " k {gsub(/ /, "", $2); split($2, a, "("); print a[1]+0; exit}' "$log"; }
 
 # One pass: $1 names it, $2 is the module to load ('' for none); the rest are the tests.
@@ -134,7 +136,7 @@ phpt_pass() {
     # also matched its expected output is taken out of the passed count.
     local counted_passing
     counted_passing=$(sed -n 's/^---- \(.*\)\.mem: [0-9]* record(s) that count.*/\1.phpt/p' <<<"$report" \
-      | grep -xFf <(grep -aoE '^PASS .* \[[^]]+\.phpt\]' "$log" | sed -E 's/.* \[([^]]+)\]$/\1/') || true)
+      | grep -xFf <(tests_marked PASS) || true)
     [ -z "$counted_passing" ] || p=$((p - $(wc -l <<<"$counted_passing")))
   fi
   # RATELIMIT_NOT_COUNTED names a file of tests whose own assertions an
@@ -144,7 +146,7 @@ phpt_pass() {
   # count as every test's do.
   if [ -n "${RATELIMIT_NOT_COUNTED:-}" ]; then
     local excused
-    excused=$(grep -aoE '^FAIL .* \[[^]]+\.phpt\]' "$log" | sed -E 's/.* \[([^]]+)\]$/\1/' | sort -u \
+    excused=$(tests_marked FAIL \
       | grep -xFf <(sed -E 's/[[:space:]]*#.*//; /^$/d' "$RATELIMIT_NOT_COUNTED") || true)
     if [ -n "$excused" ]; then
       echo "failed, not counted ($RATELIMIT_NOT_COUNTED says why): $(wc -l <<<"$excused")"
