@@ -1,9 +1,13 @@
-//! One connection to a target, whatever its shape: a single server, a
-//! Redis Cluster (redis-rs's sync `ClusterConnection`, which routes each
-//! command to the node owning its key's slot, follows MOVED/ASK, and keeps
-//! one socket per node it has talked to), or one caller's handle on a single
-//! server's connection shared by the threads of the process (`mux`: its
-//! commands pipelined with theirs, with this caller's reply timeout).
+//! One connection to a target, whatever its shape: a single server's (our
+//! own socket and reply reader, `mux`, which the threads of a process may
+//! share: then a caller's commands are pipelined with theirs), or a Redis
+//! Cluster's (redis-rs's sync `ClusterConnection`, which keeps the slot map
+//! and one socket per node it has talked to, routed and redirected here).
+//!
+//! Every call has a deadline (`retry::Deadline`, set by the pool): each round
+//! trip of the call waits only for what is left of it, so a call that needs
+//! several (a library loaded first, a redirection) still ends within its
+//! `ratelimit.timeout`.
 //!
 //! The script runner and the fixed window's pipeline talk to `Conn` through
 //! redis-rs's `ConnectionLike`. The one difference they must know of: a
@@ -13,25 +17,30 @@
 //! first argument, which for those is the key count: they are sent to the
 //! key's master explicitly (`req_packed_for_key`).
 //!
-//! During a live reshard a command over several keys of one slot (a compound,
-//! its reset) is refused while some of its keys have moved and others not
-//! yet, or none exists on either side: TRYAGAIN at the source or at the
-//! target it is sent to with ASKING, so redis-rs's own few retries can end on
-//! any of TRYAGAIN, ASK or MOVED. That lasts until the slot's migration has
-//! moved the rest (a moment, or as long as the migration of a slot with many
-//! keys). Nothing ran, so a cluster connection sends it again, a few ms
-//! apart, until its reply timeout has passed since the first try
-//! (`until_settled`). One still refused then says where its slot stands
-//! (`whereabouts`).
+//! On a cluster, redis-rs is told never to send a command again itself
+//! (`retries(0)`): it would send one that timed out again on the same node,
+//! and a stalled node runs every copy once it wakes. The redirections are
+//! followed here (`ClusterLink::send`), and only those `retry` says did not
+//! run: MOVED (sent to the named node, and that slot remembered there until
+//! the slot map is read again), ASK (ASKING and the command at the named
+//! node), TRYAGAIN, CLUSTERDOWN, LOADING, MASTERDOWN (sent again a few ms
+//! later), READONLY and a refused or closed node connection (a failover: the
+//! slot map read again first), until the call's deadline. During a live
+//! reshard a command over several keys of one slot (a compound, its reset) is
+//! refused while some of its keys have moved and others not yet (TRYAGAIN);
+//! that lasts until the slot's migration has moved the rest. One still
+//! refused at the deadline says where its slot stands (`whereabouts`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use ::redis::cluster::ClusterConnection;
+use ::redis::cluster::{ClusterClient, ClusterConnection};
 use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
-use ::redis::{Cmd, Connection, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
+use ::redis::{Cmd, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
 use super::mux::Mux;
+use super::retry::{self, Deadline};
 
 /// A connection whose stream can no longer be trusted to be in step.
 pub fn is_broken(e: &RedisError) -> bool {
@@ -42,6 +51,8 @@ pub fn is_broken(e: &RedisError) -> bool {
 /// learnt of its server.
 pub struct Conn {
     link: Link,
+    /// When the current call must have its replies.
+    deadline: Deadline,
     /// Whether the server has the ratelimit module's commands: `None` until
     /// asked (once per connection, on its first decision that may use them).
     pub module: Option<bool>,
@@ -55,36 +66,128 @@ pub struct Conn {
 /// size is not worth a box.
 #[allow(clippy::large_enum_variant)]
 enum Link {
-    Single(Connection),
-    /// With the reply timeout, the time a refused (TRYAGAIN) command is retried for.
-    Cluster(ClusterConnection, Duration),
-    /// A shared connection, and how long this caller waits for a reply.
-    Shared(Arc<Mux>, Duration),
+    /// One server (TCP, TLS or a unix socket), possibly shared by threads.
+    Single(Arc<Mux>),
+    Cluster(ClusterLink),
+}
+
+/// A cluster connection, how to open it again, and what it learnt since.
+pub struct ClusterLink {
+    conn: ClusterConnection,
+    client: ClusterClient,
+    /// The reply timeout its sockets have for a call's first round trip.
+    reply: Duration,
+    /// Whether the sockets' timeouts were lowered to what was left of a call.
+    shortened: bool,
+    /// Slots a MOVED named a new master for since the slot map was read.
+    moved: HashMap<usize, (String, u16)>,
 }
 
 /// How long a cluster connection waits before it sends again a command that
-/// redis-rs gave up on while the slot was moving.
+/// was refused for the moment (TRYAGAIN, CLUSTERDOWN, a failover under way).
 const SETTLE_PAUSE: Duration = Duration::from_millis(10);
 
-/// Runs `f` on the cluster connection `c` again while it ends redirected or
-/// refused for the moment (MOVED, ASK, TRYAGAIN, CLUSTERDOWN: nothing ran),
-/// until `patience` has passed since the first try.
-/// A call that is still refused when that time is up fails with the
-/// cluster's words and, when its `key` is known, where the key's slot
-/// stands (`whereabouts`).
-fn until_settled<T>(
-    c: &mut ClusterConnection,
-    patience: Duration,
-    key: Option<&[u8]>,
-    mut f: impl FnMut(&mut ClusterConnection) -> RedisResult<T>,
-) -> RedisResult<T> {
-    let deadline = Instant::now() + patience;
-    loop {
-        match f(c) {
-            Err(e) if e.is_cluster_error() && Instant::now() + SETTLE_PAUSE < deadline => std::thread::sleep(SETTLE_PAUSE),
-            Err(e) if e.is_cluster_error() => return Err(key.map_or(e.clone(), |key| whereabouts(c, e, key, patience))),
-            result => return result,
+/// A single server's reply that is an error, as the error (a cluster hands it over so already).
+fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
+    match reply {
+        Ok(Value::ServerError(e)) => Err(e.into()),
+        other => other,
+    }
+}
+
+/// "host:port" as a redirection names a node (an IPv6 host has colons of its own).
+fn node(addr: &str) -> Option<(String, u16)> {
+    let (host, port) = addr.rsplit_once(':')?;
+    Some((host.to_string(), port.parse().ok()?))
+}
+
+fn by_address((host, port): &(String, u16)) -> RoutingInfo {
+    RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host: host.clone(), port: *port })
+}
+
+fn to_master_of(key: &[u8]) -> RoutingInfo {
+    RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)))
+}
+
+impl ClusterLink {
+    pub fn new(conn: ClusterConnection, client: ClusterClient, reply: Duration) -> ClusterLink {
+        ClusterLink { conn, client, reply, shortened: false, moved: HashMap::new() }
+    }
+
+    /// `cmd`, whose first key is `key` when it has keys, to the node that
+    /// owns that key's slot, redirected and sent again only as `retry`
+    /// allows, until `deadline`.
+    fn send(&mut self, cmd: &Cmd, key: Option<&[u8]>, deadline: &Deadline) -> RedisResult<Value> {
+        let slot = key.map(super::cluster_slot::slot);
+        let mut at: Option<((String, u16), bool)> = slot.and_then(|s| self.moved.get(&s)).map(|n| (n.clone(), false));
+        loop {
+            let sent = match (&at, key) {
+                (Some((node, asking)), _) => {
+                    let asked = match asking {
+                        true => self.conn.route_command(&::redis::cmd("ASKING"), by_address(node)).map(|_| ()),
+                        false => Ok(()),
+                    };
+                    asked.and_then(|()| self.conn.route_command(cmd, by_address(node)))
+                }
+                (None, Some(key)) => self.conn.route_command(cmd, to_master_of(key)),
+                (None, None) => self.conn.req_command(cmd),
+            };
+            let e = match as_result(sent) {
+                Err(e) if retry::did_not_run(&e) && e.code() != Some("NOSCRIPT") => e,
+                other => return other,
+            };
+            let left = deadline.left();
+            if left <= SETTLE_PAUSE {
+                return Err(match (e.is_cluster_error(), key) {
+                    (true, Some(key)) => whereabouts(&mut self.conn, e, key, self.reply),
+                    _ => e,
+                });
+            }
+            at = None;
+            match (e.code(), e.redirect_node().and_then(|(addr, slot)| Some((node(addr)?, slot)))) {
+                (Some("MOVED"), Some((to, slot))) => {
+                    self.moved.insert(usize::from(slot), to.clone());
+                    at = Some((to, false));
+                }
+                (Some("ASK"), Some((to, _))) => at = Some((to, true)),
+                (Some("TRYAGAIN" | "CLUSTERDOWN" | "LOADING" | "MASTERDOWN"), _) => std::thread::sleep(SETTLE_PAUSE),
+                // READONLY (a master demoted), a node that refused the
+                // connection or closed it: the slot map is read again.
+                _ => {
+                    std::thread::sleep(SETTLE_PAUSE);
+                    self.reopen(deadline.left())?;
+                }
+            }
+            self.shorten(deadline.left())?;
         }
+    }
+
+    /// A new connection (the slot map read again), its sockets waiting `left` at most.
+    fn reopen(&mut self, left: Duration) -> RedisResult<()> {
+        self.conn = self.client.get_connection()?;
+        self.moved.clear();
+        self.shortened = true;
+        self.shorten(left)
+    }
+
+    /// The sockets' reply timeout lowered to `left`, what the call has left.
+    fn shorten(&mut self, left: Duration) -> RedisResult<()> {
+        if left < self.reply || self.shortened {
+            let left = left.clamp(Duration::from_millis(1), self.reply);
+            self.conn.set_read_timeout(Some(left))?;
+            self.conn.set_write_timeout(Some(left))?;
+            self.shortened = true;
+        }
+        Ok(())
+    }
+
+    /// The full reply timeout again, for the next call's first round trip.
+    fn restore(&mut self) -> RedisResult<()> {
+        if std::mem::take(&mut self.shortened) {
+            self.conn.set_read_timeout(Some(self.reply))?;
+            self.conn.set_write_timeout(Some(self.reply))?;
+        }
+        Ok(())
     }
 }
 
@@ -92,7 +195,7 @@ fn until_settled<T>(
 /// `key`'s slot stands as the cluster says, asked of the slot's master as
 /// this connection knows it: "TRYAGAIN Multiple keys request during
 /// rehashing of slot; slot 6093 is on 127.0.0.1:7000 (moving to
-/// 127.0.0.1:7001), still so after 1000 ms". This costs a round trip on a
+/// 127.0.0.1:7001), still so after 1000 ms" (the call's timeout). This costs a round trip on a
 /// call that has failed already; when that node does not answer either, the
 /// error stays as it was.
 fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: Duration) -> RedisError {
@@ -109,7 +212,9 @@ fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: D
 }
 
 /// The first key of a script call (EVAL, EVALSHA, FCALL and their _RO
-/// forms: name, key count, keys…), for `whereabouts`.
+/// forms: name, key count, keys…): where the call is routed, and what
+/// `whereabouts` asks about. Other commands are routed by redis-rs, which
+/// knows where their keys are (and sends FUNCTION LOAD to every master).
 fn script_key<'a>(args: &[&'a [u8]]) -> Option<&'a [u8]> {
     let command = args.first()?.to_ascii_uppercase();
     let scripted = [&b"EVALSHA"[..], b"EVAL", b"EVALSHA_RO", b"EVAL_RO", b"FCALL", b"FCALL_RO"].contains(&command.as_slice());
@@ -117,30 +222,47 @@ fn script_key<'a>(args: &[&'a [u8]]) -> Option<&'a [u8]> {
 }
 
 impl Conn {
-    pub fn single(c: Connection) -> Self {
-        Conn { link: Link::Single(c), module: None, peeks_by_script: false }
-    }
-
-    /// `reply`: the reply timeout the pool sets on it (`set_timeouts`).
-    pub fn cluster(c: ClusterConnection, reply: Duration) -> Self {
-        Conn { link: Link::Cluster(c, reply), module: None, peeks_by_script: false }
-    }
-
-    /// One caller's handle on a shared connection; what the connection knows
+    /// A single server's connection, shared by threads or not; what it knows
     /// of its server (`module`, `peeks_by_script`) is the shared one's, which
     /// the pool keeps (`mux::Mux::module`, `mux::Mux::peeks_by_script`).
-    pub fn shared(mux: Arc<Mux>, reply: Duration) -> Self {
+    pub fn single(mux: Arc<Mux>, deadline: Deadline) -> Self {
         let (module, peeks_by_script) = (mux.module(), mux.peeks_by_script());
-        Conn { link: Link::Shared(mux, reply), module, peeks_by_script }
+        Conn { link: Link::Single(mux), deadline, module, peeks_by_script }
+    }
+
+    pub fn cluster(c: ClusterLink, deadline: Deadline) -> Self {
+        Conn { link: Link::Cluster(c), deadline, module: None, peeks_by_script: false }
     }
 
     pub fn is_cluster(&self) -> bool {
         matches!(self.link, Link::Cluster(..))
     }
 
-    /// The replies of `want` commands packed in `cmd`, on a shared connection.
-    fn shared_call(mux: &Mux, cmd: &[u8], want: usize, reply: Duration) -> RedisResult<Vec<Value>> {
-        let values = mux.call(cmd, want, reply)?;
+    /// The shared connection under a single server's `Conn`.
+    pub fn mux(&self) -> Option<&Arc<Mux>> {
+        match &self.link {
+            Link::Single(mux) => Some(mux),
+            Link::Cluster(..) => None,
+        }
+    }
+
+    /// The deadline of the call about to run on this connection; a cluster's
+    /// sockets get their whole reply timeout back.
+    pub fn set_deadline(&mut self, deadline: Deadline) -> RedisResult<()> {
+        self.deadline = deadline;
+        match &mut self.link {
+            Link::Cluster(c) => c.restore(),
+            Link::Single(..) => Ok(()),
+        }
+    }
+
+    /// The replies of `want` commands packed in `cmd`, within the call's deadline.
+    fn single_call(mux: &Mux, cmd: &[u8], want: usize, deadline: &Deadline) -> RedisResult<Vec<Value>> {
+        let left = deadline.left();
+        if left.is_zero() {
+            return Err(Deadline::passed());
+        }
+        let values = mux.call(cmd, want, left)?;
         if values.len() != want {
             return Err(RedisError::from((ErrorKind::Parse, "unexpected pipeline reply")));
         }
@@ -151,15 +273,13 @@ impl Conn {
     /// (on a single server: sent as is).
     pub fn req_packed_for_key(&mut self, packed: &[u8], key: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
-            Link::Single(c) => c.req_packed_command(packed),
-            Link::Shared(..) => self.req_packed_command(packed),
-            Link::Cluster(c, patience) => {
+            Link::Single(..) => self.req_packed_command(packed),
+            Link::Cluster(c) => {
                 let mut cmd = Cmd::new();
                 for part in super::resp::parts(packed) {
                     cmd.arg(part);
                 }
-                let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
-                until_settled(c, *patience, Some(key), |c| c.route_command(&cmd, route.clone()))
+                c.send(&cmd, Some(key), &self.deadline)
             }
         }
     }
@@ -167,27 +287,21 @@ impl Conn {
     /// `cmd` over keys of one slot (their first `key`), sent to that slot's
     /// master as one command (on a single server: as is). redis-rs would split
     /// a multi-key DEL by slot and send the parts without following a
-    /// redirection; routed as one command it follows MOVED and ASK and waits
-    /// out TRYAGAIN (a live reshard with the keys half moved).
+    /// redirection; routed as one command it is redirected whole.
     pub fn req_command_for_key(&mut self, cmd: &Cmd, key: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
-            Link::Single(c) => c.req_command(cmd),
-            Link::Shared(..) => self.req_command(cmd),
-            Link::Cluster(c, patience) => {
-                let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
-                until_settled(c, *patience, Some(key), |c| c.route_command(cmd, route.clone()))
-            }
+            Link::Single(..) => self.req_command(cmd),
+            Link::Cluster(c) => c.send(cmd, Some(key), &self.deadline),
         }
     }
 
     /// Every master's reply to `cmd` (on a single server: its one reply).
     pub fn on_every_master(&mut self, cmd: &Cmd) -> RedisResult<Vec<Value>> {
         match &mut self.link {
-            Link::Single(c) => cmd.query::<Value>(c).map(|v| vec![v]),
-            Link::Shared(..) => cmd.query::<Value>(self).map(|v| vec![v]),
-            Link::Cluster(c, _) => {
+            Link::Single(..) => cmd.query::<Value>(self).map(|v| vec![v]),
+            Link::Cluster(c) => {
                 let all = RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, Some(ResponsePolicy::CombineArrays)));
-                match c.route_command(cmd, all)? {
+                match c.conn.route_command(cmd, all)? {
                     Value::Array(replies) => Ok(replies),
                     other => Ok(vec![other]),
                 }
@@ -200,32 +314,44 @@ impl Conn {
     /// reads such as `RateLimitMetrics::fleet()`'s.
     pub fn pipeline_by_key(&mut self, cmds: Vec<Cmd>) -> RedisResult<Vec<Value>> {
         match &mut self.link {
-            Link::Single(..) | Link::Shared(..) => {
+            Link::Single(..) => {
                 let mut pipe = ::redis::pipe();
                 cmds.into_iter().for_each(|cmd| {
                     pipe.add_command(cmd);
                 });
                 pipe.query(self)
             }
-            Link::Cluster(c, _) => {
+            Link::Cluster(c) => {
                 let mut pipe = ::redis::cluster::cluster_pipe();
                 cmds.into_iter().for_each(|cmd| {
                     pipe.add_command(cmd);
                 });
-                pipe.query(c)
+                // Reads only, so sent again after a redirection; redis-rs
+                // routes them by its slot map, which a MOVED made stale.
+                if !c.moved.is_empty() {
+                    c.reopen(self.deadline.left())?;
+                }
+                match pipe.query(&mut c.conn) {
+                    Err(e) if e.is_cluster_error() => {
+                        c.reopen(self.deadline.left())?;
+                        pipe.query(&mut c.conn)
+                    }
+                    done => done,
+                }
             }
         }
     }
 
+    /// The reply timeout of a cluster's sockets (a single server's calls each
+    /// wait for their deadline).
     pub fn set_timeouts(&mut self, reply: Duration) -> RedisResult<()> {
         match &mut self.link {
-            Link::Single(c) => c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply))),
-            Link::Cluster(c, patience) => {
-                *patience = reply;
-                c.set_read_timeout(Some(reply)).and_then(|_| c.set_write_timeout(Some(reply)))
+            Link::Cluster(c) => {
+                c.reply = reply;
+                c.shortened = true;
+                c.restore()
             }
-            // Each call of a shared connection has its own deadline (`Conn::shared`).
-            Link::Shared(..) => Ok(()),
+            Link::Single(..) => Ok(()),
         }
     }
 }
@@ -233,20 +359,22 @@ impl Conn {
 impl ConnectionLike for Conn {
     fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
-            Link::Single(c) => c.req_packed_command(cmd),
-            Link::Cluster(c, patience) => {
+            Link::Single(mux) => Self::single_call(mux, cmd, 1, &self.deadline).map(|mut v| v.remove(0)),
+            Link::Cluster(c) => {
                 let parts = super::resp::parts(cmd);
-                until_settled(c, *patience, script_key(&parts), |c| c.req_packed_command(cmd))
+                let mut routed = Cmd::new();
+                for part in &parts {
+                    routed.arg(*part);
+                }
+                c.send(&routed, script_key(&parts), &self.deadline)
             }
-            Link::Shared(mux, reply) => Self::shared_call(mux, cmd, 1, *reply).map(|mut v| v.remove(0)),
         }
     }
 
     fn req_packed_commands(&mut self, cmd: &[u8], offset: usize, count: usize) -> RedisResult<Vec<Value>> {
         match &mut self.link {
-            Link::Single(c) => c.req_packed_commands(cmd, offset, count),
-            Link::Cluster(c, _) => c.req_packed_commands(cmd, offset, count),
-            Link::Shared(mux, reply) => Self::shared_call(mux, cmd, offset + count, *reply).map(|mut v| v.split_off(offset)),
+            Link::Single(mux) => Self::single_call(mux, cmd, offset + count, &self.deadline).map(|mut v| v.split_off(offset)),
+            Link::Cluster(c) => c.conn.req_packed_commands(cmd, offset, count),
         }
     }
 
@@ -254,8 +382,8 @@ impl ConnectionLike for Conn {
     // rather than its packed bytes: keep that.
     fn req_command(&mut self, cmd: &Cmd) -> RedisResult<Value> {
         match &mut self.link {
-            Link::Single(c) => c.req_command(cmd),
-            Link::Cluster(c, patience) => {
+            Link::Single(..) => self.req_packed_command(&cmd.get_packed_command()),
+            Link::Cluster(c) => {
                 let args: Vec<&[u8]> = cmd
                     .args_iter()
                     .filter_map(|a| match a {
@@ -263,33 +391,29 @@ impl ConnectionLike for Conn {
                         _ => None,
                     })
                     .collect();
-                until_settled(c, *patience, script_key(&args), |c| c.req_command(cmd))
+                c.send(cmd, script_key(&args), &self.deadline)
             }
-            Link::Shared(..) => self.req_packed_command(&cmd.get_packed_command()),
         }
     }
 
     fn get_db(&self) -> i64 {
         match &self.link {
-            Link::Single(c) => c.get_db(),
-            Link::Cluster(c, _) => c.get_db(),
-            Link::Shared(mux, _) => mux.db,
+            Link::Single(mux) => mux.db,
+            Link::Cluster(c) => c.conn.get_db(),
         }
     }
 
     fn check_connection(&mut self) -> bool {
         match &mut self.link {
-            Link::Single(c) => c.check_connection(),
-            Link::Cluster(c, _) => c.check_connection(),
-            Link::Shared(..) => ::redis::cmd("PING").query::<String>(self).is_ok(),
+            Link::Single(..) => ::redis::cmd("PING").query::<String>(self).is_ok(),
+            Link::Cluster(c) => c.conn.check_connection(),
         }
     }
 
     fn is_open(&self) -> bool {
         match &self.link {
-            Link::Single(c) => c.is_open(),
-            Link::Cluster(c, _) => c.is_open(),
-            Link::Shared(mux, _) => !mux.is_broken(),
+            Link::Single(mux) => !mux.is_broken(),
+            Link::Cluster(c) => c.conn.is_open(),
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod open;
 pub mod pool;
 pub mod redact;
 pub mod resp;
+pub mod retry;
 pub mod script;
 pub mod scripts;
 pub mod sentinel;

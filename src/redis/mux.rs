@@ -55,6 +55,7 @@ use ::redis::{ErrorKind, RedisError, RedisResult, Value};
 use parking_lot::Mutex;
 
 use super::frames;
+use super::retry;
 use super::wire::Stream;
 
 /// Read in pieces of this size at least (a batch of replies of 16 callers is ~1 KiB).
@@ -213,7 +214,16 @@ impl Mux {
         let mut state = self.state.lock();
         if state.broken.is_some() {
             // Nothing was sent: the pool opens another connection and sends it there.
-            return Err(io::Error::new(io::ErrorKind::NotConnected, "the shared connection was closed").into());
+            return Err(retry::not_sent_error("the connection was closed"));
+        }
+        // Idle: the server may have closed it meanwhile (a restart, its idle
+        // timeout). Found now, nothing is sent on it: the pool opens another
+        // and sends the command there. Found after the write, the command's
+        // fate would be unknown and the call could not be retried.
+        if state.calls.is_empty() && self.stream.closed_while_idle() {
+            let e = retry::not_sent_error("the server closed the connection while it was idle");
+            self.break_with(&mut state, e.clone());
+            return Err(e);
         }
         let ticket = state.first + state.calls.len() as u64;
         let mut raw = REPLIES.take();

@@ -17,6 +17,15 @@
 //!   connection (it failed, or the bound closed it), so failed targets do not
 //!   pile up; a slot a limiter still holds stays, and reconnects on its next call.
 //!
+//! A call is applied at most once (`retry`): a command is sent again, on a
+//! new connection, only when nothing of it was written (the connection was
+//! found closed before the write) or the server refused it before running
+//! it (READONLY from a demoted Sentinel master). A call that timed out or
+//! lost its connection after the write fails, and says it may have been
+//! counted. Its replies are waited for until one deadline, its
+//! `ratelimit.timeout` from its start, plus the time spent opening a
+//! connection when it opened one.
+//!
 //! Three rules keep a decision from ever being read off the wrong reply:
 //! - a connection remembers the process incarnation that opened it
 //!   (`crate::fork::generation`, in effect the PID); after `fork()` the child sees
@@ -33,8 +42,9 @@
 //! when the sentinels name another master (asked at most once a second,
 //! `sentinel::Confirmed`): a master failed over while still up is left at once.
 //!
-//! Under a thread-safe PHP the threads calling a single server (TCP or unix
-//! socket) do not take a lane each: they share one connection (`mux`), their
+//! A single server's connection is our own socket and reply reader (`mux`)
+//! in every case; under a thread-safe PHP the threads calling a single
+//! server (TCP, TLS or a unix socket) do not take a lane each: they share one connection (`mux`), their
 //! commands pipelined in batches, so concurrent decisions share their round
 //! trips and Redis its system calls (`ratelimit.multiplex`: how many such
 //! connections per target, or `off` for the lanes). Each call still waits for
@@ -51,13 +61,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::{ConnectionAddr, RedisError, RedisResult};
+use std::time::Instant;
 use once_cell::sync::Lazy;
 use parking_lot::{Mutex, MutexGuard};
 
-use super::conn::Conn;
+use super::conn::{ClusterLink, Conn};
 use super::mux::Mux;
 pub use super::open::Timeouts;
-use super::open::{cause, describe, open_single, settings, OpenError};
+use super::open::{cause, describe, OpenError};
+use super::retry::{self, Deadline};
 use super::target::{Address, Target};
 use crate::error::{Error, Result};
 
@@ -281,7 +293,7 @@ pub fn state() -> Vec<SlotState> {
                 .or_else(|| {
                     s.shared.iter().find_map(|l| {
                         l.try_lock().and_then(|l| {
-                            l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&Conn::shared(l.mux.clone(), Duration::ZERO)))
+                            l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&Conn::single(l.mux.clone(), Deadline::after(Duration::ZERO))))
                         })
                     })
                 }),
@@ -317,12 +329,14 @@ impl Slot {
         matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_))
     }
 
-    /// Runs `op` on this target's connection, opening it if needed.
+    /// Runs `op` on this target's connection, opening it if needed, within
+    /// one deadline (`retry::Deadline`).
     ///
-    /// A reused connection that turns out to be closed by the server (restart,
-    /// idle timeout) is replaced and `op` is tried once more: the server closed
-    /// it before our command, so the command was never run. A timeout is never
-    /// retried, since the command may have run.
+    /// A connection found closed before anything was written (the server
+    /// restarted, or closed it idle) is replaced and `op` is tried once more,
+    /// as is a call a demoted Sentinel master refused (READONLY): neither ran.
+    /// A timeout or a connection lost after the write is never retried, since
+    /// the command may have run (`retry`).
     pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         // The pool's locks are taken inside the gate: a fork() waits for this call.
         let _inside = crate::fork::enter();
@@ -333,9 +347,10 @@ impl Slot {
             true => shared_lanes(),
             false => 0,
         };
+        let deadline = Deadline::after(timeouts.reply);
         let result = match shared {
-            0 => self.run_locked(timeouts, op),
-            n => self.run_shared(timeouts, n, op),
+            0 => self.run_locked(timeouts, deadline, op),
+            n => self.run_shared(timeouts, deadline, n, op),
         };
         // A connection opened (one more descriptor) or one lost (a slot that
         // may be garbage now): the only moments the bound can be crossed.
@@ -345,7 +360,7 @@ impl Slot {
         result
     }
 
-    fn run_locked<T>(&self, timeouts: Timeouts, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+    fn run_locked<T>(&self, timeouts: Timeouts, mut deadline: Deadline, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         let pid = crate::fork::generation();
         let mut guard = self.lane(pid);
         if guard.as_ref().is_some_and(|l| l.pid != pid) {
@@ -353,27 +368,35 @@ impl Slot {
             // harmless to the parent; reading from it is not.
             *guard = None;
         }
-        let mut reused = guard.is_some();
+        let mut retried = false;
         loop {
             if guard.is_none() {
+                let started = Instant::now();
                 *guard = Some(self.connect(pid, timeouts)?);
+                deadline.extend(started.elapsed());
             }
             let live = guard.as_mut().expect("connection just ensured");
             if let (Some(confirmed), Address::Sentinel(sentinels)) = (&mut live.confirmed, &self.target.address) {
-                if confirmed.moved(&self.target, sentinels, timeouts) {
+                let started = Instant::now();
+                let moved = confirmed.moved(&self.target, sentinels, timeouts);
+                deadline.extend(started.elapsed());
+                if moved {
                     // Failed over: the old master may still take writes, which it
                     // loses when demoted. Nothing was sent; connect to the new one.
                     *guard = None;
-                    reused = false;
                     continue;
                 }
             }
             if live.reply_timeout != timeouts.reply {
                 if let Err(e) = live.conn.set_timeouts(timeouts.reply) {
                     *guard = None;
-                    return Err(self.fail(&e));
+                    return Err(self.fail(&e, timeouts));
                 }
                 live.reply_timeout = timeouts.reply;
+            }
+            if let Err(e) = live.conn.set_deadline(deadline) {
+                *guard = None;
+                return Err(self.fail(&e, timeouts));
             }
             match op(&mut live.conn) {
                 Ok(v) => return Ok(v),
@@ -381,37 +404,41 @@ impl Slot {
                 // a Sentinel target drops it and asks the sentinels again.
                 Err(e) if is_broken(&e) || self.demoted(&e) => {
                     *guard = None;
-                    if reused && !e.is_timeout() {
-                        reused = false;
+                    if retry::did_not_run(&e) && !std::mem::replace(&mut retried, true) {
                         continue;
                     }
-                    return Err(self.fail(&e));
+                    return Err(self.fail(&e, timeouts));
                 }
-                Err(e) => return Err(self.fail(&e)),
+                Err(e) => return Err(self.fail(&e, timeouts)),
             }
         }
     }
 
     /// `run` on one of the first `lanes` shared connections (the one of this
-    /// thread's turn), opening it if needed. The reused-then-closed rule of
-    /// `run` holds; a timeout leaves the connection to the shared one's rule.
-    fn run_shared<T>(&self, timeouts: Timeouts, lanes: usize, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+    /// thread's turn), opening it if needed. The retry rule of `run` holds; a
+    /// timeout leaves the connection to the shared one's rule.
+    fn run_shared<T>(&self, timeouts: Timeouts, mut deadline: Deadline, lanes: usize, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         let pid = crate::fork::generation();
         let mut i = THREAD_NO.with(|n| *n) % lanes;
-        let mut reused = true;
+        let mut retried = false;
         loop {
+            let started = Instant::now();
             let (mux, confirmed, fresh) = self.shared_connection(&mut i, pid, timeouts)?;
-            reused &= !fresh;
+            if fresh {
+                deadline.extend(started.elapsed());
+            }
             if let (Some(confirmed), Address::Sentinel(sentinels)) = (&confirmed, &self.target.address) {
                 // One thread re-checks at a time; the others go on meanwhile.
-                if confirmed.try_lock().is_some_and(|mut c| c.moved(&self.target, sentinels, timeouts)) {
+                let started = Instant::now();
+                let moved = confirmed.try_lock().is_some_and(|mut c| c.moved(&self.target, sentinels, timeouts));
+                deadline.extend(started.elapsed());
+                if moved {
                     // Failed over (see `run_locked`): nothing was sent; connect to the new master.
                     self.forget_shared(i, &mux);
-                    reused = false;
                     continue;
                 }
             }
-            let mut conn = Conn::shared(mux.clone(), timeouts.reply);
+            let mut conn = Conn::single(mux.clone(), deadline);
             let learnt = conn.module;
             let result = op(&mut conn);
             if conn.module != learnt {
@@ -424,16 +451,15 @@ impl Slot {
                 Ok(v) => return Ok(v),
                 // The connection stays for the callers still waiting on it; it
                 // closes itself once none is (`mux`).
-                Err(e) if e.is_timeout() => return Err(self.fail(&e)),
+                Err(e) if e.is_timeout() => return Err(self.fail(&e, timeouts)),
                 Err(e) if is_broken(&e) || self.demoted(&e) => {
                     self.forget_shared(i, &mux);
-                    if reused {
-                        reused = false;
+                    if retry::did_not_run(&e) && !std::mem::replace(&mut retried, true) {
                         continue;
                     }
-                    return Err(self.fail(&e));
+                    return Err(self.fail(&e, timeouts));
                 }
-                Err(e) => return Err(self.fail(&e)),
+                Err(e) => return Err(self.fail(&e, timeouts)),
             }
         }
     }
@@ -490,8 +516,8 @@ impl Slot {
                     Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
                 }
             };
-            let role = |mux: &mut Arc<Mux>| super::sentinel::role_of(&mut Conn::shared(mux.clone(), timeouts.reply));
-            return match super::sentinel::connect_master_with(&self.target, sentinels, timeouts, open, role) {
+            let role = |mux: &mut Arc<Mux>| super::sentinel::role_of(&mut Conn::single(mux.clone(), Deadline::after(timeouts.reply)));
+            return match super::sentinel::connect_master(&self.target, sentinels, timeouts, open, role) {
                 Ok((mux, confirmed)) => {
                     self.opened.fetch_add(1, Ordering::Relaxed);
                     Ok((mux, Some(confirmed)))
@@ -511,7 +537,7 @@ impl Slot {
                 self.failures.fetch_add(1, Ordering::Relaxed);
                 Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
             }
-            Err(OpenError::Redis(e)) => Err(self.fail(&e)),
+            Err(OpenError::Redis(e)) => Err(self.fail_to_open(&e)),
         }
     }
 
@@ -535,7 +561,7 @@ impl Slot {
                 lane.lock().take();
             }
         }
-        Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e))).collect())
+        Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e, timeouts))).collect())
     }
 
     /// A lane for one call: a free one with an open connection; else a free
@@ -601,42 +627,19 @@ impl Slot {
     }
 
     fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
-        match &self.target.address {
-            Address::Cluster { seeds } => return self.connect_cluster(pid, timeouts, seeds),
-            Address::Sentinel(sentinels) => {
-                // The master the sentinels name now; from here on a single server.
-                let (conn, confirmed) = super::sentinel::connect_master(&self.target, sentinels, timeouts).map_err(|why| {
-                    self.failures.fetch_add(1, Ordering::Relaxed);
-                    Error::Redis(format!("Redis at {}: {why}", self.target))
-                })?;
-                self.opened.fetch_add(1, Ordering::Relaxed);
-                return Ok(Live { pid, conn: Conn::single(conn), reply_timeout: timeouts.reply, confirmed: Some(confirmed) });
-            }
-            Address::Tcp { .. } | Address::Unix { .. } => {}
+        if let Address::Cluster { seeds } = &self.target.address {
+            return self.connect_cluster(pid, timeouts, seeds);
         }
-        let settings = settings(self.target.db, self.target.username.as_ref(), self.target.password.as_ref());
-        match open_single(&self.target.address, self.target.tls.as_ref(), settings, timeouts) {
-            Ok(conn) => {
-                self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn: Conn::single(conn), reply_timeout: timeouts.reply, confirmed: None })
-            }
-            Err(OpenError::Setup(why)) => {
-                self.failures.fetch_add(1, Ordering::Relaxed);
-                Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
-            }
-            Err(OpenError::Redis(e)) => Err(self.fail(&e)),
-        }
+        // A single server, or the master the sentinels name now: our own socket either way.
+        let (mux, confirmed) = self.connect_shared(timeouts)?;
+        Ok(Live { pid, conn: Conn::single(mux, Deadline::after(timeouts.reply)), reply_timeout: timeouts.reply, confirmed })
     }
 
     /// A cluster connection: the slot map is read from the first seed that
-    /// answers; nodes are connected as commands need them. redis-rs follows
-    /// MOVED (the slot map read again) and ASK (ASKING and the command at the
-    /// named node), and re-reads the slot map after a failover. Its own
-    /// retries are kept few (it also sends a timed-out command again, so a
-    /// call stays within a few reply timeouts) and its waits short (2 ms to
-    /// 50 ms; its default is at least 1.28 s each). A live reshard can keep a
-    /// call redirected or refused (TRYAGAIN) for longer than those retries:
-    /// `Conn` sends it again itself, within the reply timeout.
+    /// answers; nodes are connected as commands need them. redis-rs sends
+    /// nothing again by itself (`retries(0)`: it would also resend a command
+    /// that timed out); `conn::ClusterLink` follows the redirections and
+    /// failovers, sending again only what did not run (`retry`).
     fn connect_cluster(&self, pid: u32, timeouts: Timeouts, seeds: &[(String, u16)]) -> Result<Live> {
         let tls = self.target.tls.as_ref();
         let nodes: Vec<ConnectionAddr> = seeds
@@ -649,10 +652,7 @@ impl Slot {
         let mut builder = ::redis::cluster::ClusterClientBuilder::new(nodes)
             .connection_timeout(timeouts.connect)
             .response_timeout(timeouts.reply)
-            .retries(2)
-            .min_retry_wait(2)
-            .max_retry_wait(50)
-            .retry_wait_formula(5, 2);
+            .retries(0);
         if let Some(tls) = tls {
             // Every node the slot map names is reached with the same TLS settings.
             builder = builder.tls(if tls.verify_peer { ::redis::TlsMode::Secure } else { ::redis::TlsMode::Insecure });
@@ -671,16 +671,32 @@ impl Slot {
         if let Some(p) = &self.target.password {
             builder = builder.password(p);
         }
-        match builder.build().and_then(|client| client.get_connection()) {
-            Ok(conn) => {
+        match builder.build().and_then(|client| Ok((client.get_connection()?, client))) {
+            Ok((conn, client)) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok(Live { pid, conn: Conn::cluster(conn, timeouts.reply), reply_timeout: timeouts.reply, confirmed: None })
+                let link = ClusterLink::new(conn, client, timeouts.reply);
+                Ok(Live { pid, conn: Conn::cluster(link, Deadline::after(timeouts.reply)), reply_timeout: timeouts.reply, confirmed: None })
             }
-            Err(e) => Err(self.fail(&e)),
+            Err(e) => Err(self.fail_to_open(&e)),
         }
     }
 
-    fn fail(&self, e: &RedisError) -> Error {
+    /// A call that failed with `e`: the cause, and when the command may
+    /// have run (`retry::may_have_run`), that it may have been counted.
+    fn fail(&self, e: &RedisError, timeouts: Timeouts) -> Error {
+        if !retry::may_have_run(e) {
+            return self.fail_to_open(e);
+        }
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        let cause = match e.is_timeout() {
+            true => format!("timed out after {} s", seconds(timeouts.reply)),
+            false => "the connection was lost after the command was sent".to_string(),
+        };
+        Error::Redis(format!("Redis at {}: {cause}; the decision may have been counted", self.target))
+    }
+
+    /// A connection that could not be opened (nothing was sent), or `fail`'s cause.
+    fn fail_to_open(&self, e: &RedisError) -> Error {
         self.failures.fetch_add(1, Ordering::Relaxed);
         let text = match &self.target.tls {
             // The handshake runs with the first command, so a plain port (which
@@ -703,3 +719,12 @@ impl Slot {
 const CLUSTER_WITHOUT_PASSWORD: &str = "the cluster wants a password and none was given (phpredis does not expose a RedisCluster \
     object's password, so one passed as $connection is used without it): pass a redis-cluster://:password@host:port DSN \
     or ['cluster' => [...], 'auth' => ...] instead";
+
+/// Seconds as a PHP developer wrote them: "0.2", "1", "1.5".
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    match ms % 1000 {
+        0 => format!("{}", ms / 1000),
+        _ => format!("{}", (ms as f64 / 1000.0)),
+    }
+}

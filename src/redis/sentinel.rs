@@ -77,17 +77,10 @@ impl Confirmed {
     }
 }
 
-/// A connection to the current master of `sentinels.service`, or why there is none.
-pub fn connect_master(target: &Target, sentinels: &Sentinels, timeouts: Timeouts) -> Result<(Connection, Confirmed), String> {
-    let tls = target.tls.as_ref();
-    let settings = || settings(target.db, target.username.as_ref(), target.password.as_ref());
-    connect_master_with(target, sentinels, timeouts, |host, port| open(host, port, tls, settings(), timeouts), role)
-}
-
-/// `connect_master` for any kind of connection: `open` connects to the
-/// address the sentinels name (as to a single server, with the target's
+/// A connection to the current master of `sentinels.service`, or why there
+/// is none: `open` connects to the address the sentinels name (as to a single server, with the target's
 /// credentials and db), `role` asks it `ROLE` (`role_of`).
-pub fn connect_master_with<C>(
+pub fn connect_master<C>(
     target: &Target,
     sentinels: &Sentinels,
     timeouts: Timeouts,
@@ -208,11 +201,6 @@ fn open(host: &str, port: u16, tls: Option<&Tls>, settings: RedisConnectionInfo,
 }
 
 /// The first word of `ROLE`: master, slave (a replica) or sentinel.
-fn role(conn: &mut Connection) -> RedisResult<String> {
-    role_of(conn)
-}
-
-/// `role` on any connection.
 pub fn role_of(conn: &mut impl ::redis::ConnectionLike) -> RedisResult<String> {
     Ok(role_in(&::redis::cmd("ROLE").query(conn)?))
 }

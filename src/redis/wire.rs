@@ -10,6 +10,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
+use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
@@ -63,6 +64,29 @@ impl Stream {
             Stream::Tcp(s) => s.set_write_timeout(d),
             Stream::Unix(s) => s.set_write_timeout(d),
             Stream::Tls(s) => s.tcp().set_write_timeout(d),
+        }
+    }
+
+    /// Whether the server closed this connection while it was idle (a
+    /// restart, its `timeout`, `CLIENT KILL`): asked before a command is
+    /// written, so such a connection is replaced with nothing sent on it
+    /// (`retry`). One non-blocking peek: the end of the stream or an error
+    /// means closed; data or nothing to read yet means open (over TLS the
+    /// server may have sent a session ticket that no one has read yet).
+    pub fn closed_while_idle(&self) -> bool {
+        let fd = match self {
+            Stream::Tcp(s) => s.as_raw_fd(),
+            Stream::Unix(s) => s.as_raw_fd(),
+            Stream::Tls(s) => s.tcp().as_raw_fd(),
+        };
+        let mut byte = 0u8;
+        // SAFETY: `fd` is this stream's open socket for the whole call (the
+        // stream is borrowed), and `byte` is one writable byte that outlives it.
+        let n = unsafe { libc::recv(fd, (&mut byte as *mut u8).cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
+        match n {
+            0 => true,
+            n if n > 0 => false,
+            _ => !matches!(io::Error::last_os_error().kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted),
         }
     }
 
