@@ -19,6 +19,7 @@ $at = function (string $keyPrefix, string $id) use ($cluster) {
 };
 $p = rl_prefix();
 rl_stall_each_call($dsn, $p, $at);
+rl_stall_other_calls($dsn, "$p:other", $at);
 foreach (['DEBUG SLEEP', 'SIGSTOP'] as $name) {
     rl_stall_hammer_report($name, rl_stall_hammer($dsn, "$p:hammer:" . strtr($name, ' ', '_'), $at, rl_stalls()[$name]));
 }
@@ -44,5 +45,9 @@ SIGSTOP            sliding  failed, may have been counted; units applied <= 1: y
 SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
 SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
 SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
+consumeMany  failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+compound     failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+throttle     failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+reset        failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
 8 processes through DEBUG SLEEP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.55 s: yes
 8 processes through SIGSTOP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.55 s: yes

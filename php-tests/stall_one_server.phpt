@@ -15,6 +15,7 @@ $url = "redis://127.0.0.1:{$server['port']}";
 $at = fn (string $keyPrefix, string $id) => ['pid' => $server['pid'], 'client' => fn () => rl_redis($server['port'])];
 $p = rl_prefix();
 rl_stall_each_call($url, $p, $at);
+rl_stall_other_calls($url, "$p:other", $at);
 
 echo "-- a listener that accepts and never answers\n";
 $silent = rl_silent_server();
@@ -52,6 +53,10 @@ SIGSTOP            sliding  failed, may have been counted; units applied <= 1: y
 SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
 SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
 SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
+consumeMany  failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+compound     failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+throttle     failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+reset        failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
 -- a listener that accepts and never answers
 RateLimiterException: Redis at redis://127.0.0.1:%d: timed out after 0.2 s; the decision may have been counted
 fixed    within 0.35 s: yes

@@ -15,7 +15,9 @@
 // Prints "done <thread> <decided> <failed> <foreign> <accepted on the shared
 // window> <last call ok 0|1>", then "foreign <detail>" (at most 3), "why
 // <message>" once per failure message, and "early <seconds> <message>" for a
-// failure that came sooner than $_GET['not_before'] seconds after its call.
+// failure that came sooner than $_GET['not_before'] seconds after its call, and
+// "late <seconds>" for a call (answered or failed) that took longer than
+// $_GET['not_after'] seconds (the time bound), at most 3.
 $t = (int) $_GET['thread'];
 $url = "redis://127.0.0.1:{$_GET['port']}";
 $own = ($t + 1) * 1000000;
@@ -26,6 +28,12 @@ $stop = $_GET['stop'] ?? '';
 if ($stop !== '') touch("$stop.$t");
 $calls = (int) ($_GET['decisions'] ?? 0);
 $notBefore = (float) ($_GET['not_before'] ?? 0);
+$notAfter = (float) ($_GET['not_after'] ?? 0);
+$late = [];
+$took = function (float $at) use (&$late, $notAfter) {
+    $waited = microtime(true) - $at;
+    if ($notAfter > 0 && $waited > $notAfter) $late[] = sprintf('%.3f', $waited);
+};
 $last = $own;
 $failedSoFar = 0;
 $decided = $failed = $accepted = 0;
@@ -67,6 +75,7 @@ for ($i = 0; ; $i++) {
     } catch (RateLimiterException $e) {
         $fail($e, $at);
     }
+    if (!$final) $took($at);
     if ($final) break;
     if ($shared) {
         $at = microtime(true);
@@ -75,9 +84,11 @@ for ($i = 0; ; $i++) {
         } catch (RateLimiterException $e) {
             $fail($e, $at);
         }
+        $took($at);
     }
 }
 printf("done %d %d %d %d %d %d\n", $t, $decided, $failed, count($foreign), $accepted, $lastOk ? 1 : 0);
 foreach (array_slice($foreign, 0, 3) as $f) echo "foreign $f\n";
 foreach (array_keys($why) as $w) echo "why $w\n";
 foreach ($early as $e) echo "early $e\n";
+foreach (array_slice($late, 0, 3) as $l) echo "late $l\n";
