@@ -1,13 +1,12 @@
-//! Opening one connection to one server (TCP, TLS or a unix socket) with a
-//! call's timeouts and credentials, and saying why it failed. The pool opens
-//! its single-server and cluster connections with it, and the sentinel code
-//! its questions to sentinels and its master connections.
+//! A connection's timeouts, and why opening one failed, said plainly: what
+//! the pool, the cluster's builder and the sentinel code share (a single
+//! server's socket itself is opened by `wire`).
 
 use std::time::Duration;
 
-use ::redis::{Client, Connection, ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo, RedisError, RedisResult};
+use ::redis::RedisError;
 
-use super::target::{Address, Tls};
+use super::target::Tls;
 
 /// Connection and reply timeouts for one call, from the ini settings or the
 /// connection argument.
@@ -17,52 +16,11 @@ pub struct Timeouts {
     pub reply: Duration,
 }
 
-/// The settings of a connection to one server: its db and credentials.
-pub fn settings(db: i64, username: Option<&String>, password: Option<&String>) -> RedisConnectionInfo {
-    let mut settings = RedisConnectionInfo::default().set_db(db).set_skip_set_lib_name();
-    if let Some(u) = username {
-        settings = settings.set_username(u);
-    }
-    if let Some(p) = password {
-        settings = settings.set_password(p);
-    }
-    settings
-}
-
 /// Why one server could not be connected to: its TLS settings (unreadable
-/// files, found before any I/O), or redis-rs's error.
+/// files, found before any I/O), or the connection's error.
 pub enum OpenError {
     Setup(String),
     Redis(RedisError),
-}
-
-/// One connection to a single server (TCP, TLS over TCP, or a unix socket),
-/// with the call's timeouts. Over TLS the handshake, certificate checks
-/// included, happens here, before AUTH.
-pub fn open_single(
-    address: &Address,
-    tls: Option<&Tls>,
-    settings: RedisConnectionInfo,
-    timeouts: Timeouts,
-) -> std::result::Result<Connection, OpenError> {
-    let client = match (address, tls) {
-        (Address::Tcp { host, port }, Some(tls)) => super::tls::client(host, *port, tls, settings).map_err(|e| OpenError::Setup(e.0))?,
-        (address, _) => {
-            let addr = match address {
-                Address::Tcp { host, port } => ConnectionAddr::Tcp(host.clone(), *port),
-                Address::Unix { path } => ConnectionAddr::Unix(path.into()),
-                Address::Cluster { .. } | Address::Sentinel(_) => unreachable!("a single server"),
-            };
-            addr.into_connection_info().and_then(|info| Client::open(info.set_redis_settings(settings))).map_err(OpenError::Redis)?
-        }
-    };
-    let connect = || -> RedisResult<Connection> {
-        let conn = client.get_connection_with_timeout(timeouts.connect)?;
-        conn.set_read_timeout(Some(timeouts.reply))?;
-        conn.set_write_timeout(Some(timeouts.reply))?;
-        Ok(conn)
-    };
-    connect().map_err(OpenError::Redis)
 }
 
 /// `describe`, and over TLS the certificate problem said plainly.

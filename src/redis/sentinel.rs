@@ -25,11 +25,17 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use ::redis::{Connection, RedisConnectionInfo, RedisResult, Value};
+use std::sync::Arc;
+
+use ::redis::{RedisResult, Value};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
-use super::open::{cause, open_single, settings, OpenError, Timeouts};
+use super::conn::Conn;
+use super::mux::Mux;
+use super::open::{cause, OpenError, Timeouts};
+use super::retry::Deadline;
+use super::wire::Login;
 use super::redact::shown;
 use super::target::{Address, Sentinels, Target, Tls};
 
@@ -156,8 +162,8 @@ fn ask_last(sentinels: &Sentinels, tls: Option<&Tls>, timeouts: Timeouts) -> Res
 fn query(sentinels: &Sentinels, i: usize, tls: Option<&Tls>, timeouts: Timeouts) -> Result<Option<(String, u16)>, String> {
     let (host, port) = &sentinels.nodes[i];
     // A sentinel has no databases: no SELECT, whatever the master's db.
-    let settings = settings(0, sentinels.username.as_ref(), sentinels.password.as_ref());
-    let answer = open(host, *port, tls, settings, timeouts)
+    let login = Login { db: 0, username: sentinels.username.as_deref(), password: sentinels.password.as_deref() };
+    let answer = open(host, *port, tls, &login, timeouts)
         .and_then(|mut conn| {
             ::redis::cmd("SENTINEL").arg("GET-MASTER-ADDR-BY-NAME").arg(&sentinels.service).query::<Value>(&mut conn).map_err(|e| cause(&e, tls))
         })
@@ -192,12 +198,13 @@ fn remember(sentinels: &Sentinels, i: usize) {
     answered.insert(sentinels.clone(), i);
 }
 
-/// One connection to `host:port`, plain or TLS, with the call's timeouts.
-fn open(host: &str, port: u16, tls: Option<&Tls>, settings: RedisConnectionInfo, timeouts: Timeouts) -> Result<Connection, String> {
-    open_single(&Address::Tcp { host: host.to_string(), port }, tls, settings, timeouts).map_err(|e| match e {
-        OpenError::Setup(why) => why,
-        OpenError::Redis(e) => cause(&e, tls),
-    })
+/// One connection to `host:port`, plain or TLS, for one question, with the call's timeouts.
+fn open(host: &str, port: u16, tls: Option<&Tls>, login: &Login, timeouts: Timeouts) -> Result<Conn, String> {
+    match super::wire::open(&Address::Tcp { host: host.to_string(), port }, tls, login, timeouts) {
+        Ok(stream) => Ok(Conn::single(Arc::new(Mux::new(stream, login.db, timeouts.reply)), Deadline::after(timeouts.reply))),
+        Err(OpenError::Setup(why)) => Err(why),
+        Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
+    }
 }
 
 /// The first word of `ROLE`: master, slave (a replica) or sentinel.

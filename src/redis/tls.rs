@@ -1,12 +1,14 @@
-//! Opening a TLS connection: redis-rs over rustls (crypto by `ring`, which
-//! needs only the C compiler the build already has; no OpenSSL).
+//! TLS settings as redis-rs takes them, for the cluster's connections (a
+//! single server's TLS is `wire_tls`'s, on the same files), and TLS failures
+//! said plainly; rustls underneath either way (crypto by `ring`, which needs
+//! only the C compiler the build already has; no OpenSSL).
 //!
 //! The CA, certificate and key files are read on every connect, so a renewed
 //! certificate is used by the next connection without restarting PHP. A file
 //! that cannot be read is a `RateLimiterException` naming the file, raised
 //! before anything is sent.
 
-use ::redis::{Client, ClientTlsConfig, ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisConnectionInfo, TlsCertificates};
+use ::redis::{ClientTlsConfig, ConnectionAddr, TlsCertificates};
 
 use super::redact::shown;
 use super::target::Tls;
@@ -22,15 +24,6 @@ fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
 pub fn addr(host: &str, port: u16, tls: &Tls) -> ConnectionAddr {
     // `insecure` is redis-rs's name for verify_peer=0: no chain, expiry or host name check.
     ConnectionAddr::TcpTls { host: host.to_string(), port, insecure: !tls.verify_peer, tls_params: None }
-}
-
-/// A client for `host:port` over TLS as `tls` says.
-pub fn client(host: &str, port: u16, tls: &Tls, settings: RedisConnectionInfo) -> Result<Client, SetupError> {
-    let info: ConnectionInfo = addr(host, port, tls).into_connection_info().map_err(|e| SetupError(e.to_string()))?.set_redis_settings(settings);
-    match certificates(tls)? {
-        None => Client::open(info).map_err(|e| SetupError(e.to_string())),
-        Some(certs) => Client::build_with_tls(info, certs).map_err(|e| SetupError(format!("the TLS files do not load: {e}"))),
-    }
 }
 
 /// The CA and client certificate files, read now; `None` when there are none.
