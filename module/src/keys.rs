@@ -253,8 +253,8 @@ impl<'c> Key<'c> {
 
     /// Deletes fields; true when any existed.
     pub fn hash_delete(&self, fields: &[Vec<u8>]) -> bool {
-        // REDISMODULE_HASH_DELETE: the value that tells HashSet to delete.
-        let delete = 1usize as *mut raw::RedisModuleString;
+        // The value that tells HashSet to delete the field (redis-module's constant).
+        let delete = raw::REDISMODULE_HASH_DELETE.cast_mut();
         fields.iter().fold(false, |any, field| {
             let f = self.string(field);
             // SAFETY: a handle opened for writing; REDISMODULE_HASH_DELETE (1) as the value is HashSet's documented way to delete a field.
