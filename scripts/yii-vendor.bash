@@ -22,8 +22,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=${YII_GIT_ROOT:-}
-if [ -z "$root" ]; then
-    echo "yii-vendor: YII_GIT_ROOT is not set (a directory of the Yii repositories); nothing laid out" >&2
+if [ -z "$root" ] || [ ! -d "$root" ]; then
+    echo "yii-vendor: no directory of the Yii repositories (YII_GIT_ROOT='$root'); nothing laid out, the Yii tests will skip" >&2
     exit 0
 fi
 
