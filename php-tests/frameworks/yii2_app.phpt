@@ -27,6 +27,11 @@ $rate = ['X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'];
 echo "drop-in, first request: ", $get('ours', 'alice', $rate), "\n";
 echo "stock, first request:   ", $get('stock', 'alice', $rate), "\n";
 echo "not in only:            ", $get('free', 'alice', $rate), "\n";
+// The user component's identity, logged in by HttpBearerAuth: the drop-in with no 'user' set.
+$rest = "{$app['url']}/index.php?r=api/rest";
+echo "REST, bearer token:     ", rl_yii_show($rest, $rate, ['Authorization' => 'Bearer carol']), "\n";
+echo "REST, again:            ", rl_yii_show($rest, $rate, ['Authorization' => 'Bearer carol']), "\n";
+echo "REST, no token:         ", rl_yii_show($rest, $rate), "\n";
 
 $t = microtime(true);
 $ours = rl_yii_race("{$app['url']}/index.php?r=api/ours", 200, ['X-Client-ID' => 'race']);
@@ -56,6 +61,9 @@ echo "redis back: ", $get('ours', 'bob', $rate), "\n";
 drop-in, first request: 200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 49, X-Rate-Limit-Reset: 72; "ok"
 stock, first request:   200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 49, X-Rate-Limit-Reset: 72; "ok"
 not in only:            200; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; "ok"
+REST, bearer token:     200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 49, X-Rate-Limit-Reset: 72; "ok"
+REST, again:            200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 48, X-Rate-Limit-Reset: 144; "ok"
+REST, no token:         401; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; Your request was made with invalid credentials.
 drop-in, 200 requests by 8 clients: {"200":50,"429":150}
 drop-in, after the race: 429; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 0, X-Rate-Limit-Reset: %d, Retry-After: %d; Slow down.
 another key prefix, same identity: 200; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; "ok"

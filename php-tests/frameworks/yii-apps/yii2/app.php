@@ -1,7 +1,8 @@
 <?php
 // The Yii 2 test application's classes: a controller whose actions are
-// limited by the drop-in (ours, ours-other) and by Yii's own RateLimiter
-// (stock), each for the identity named by the X-Client-ID header.
+// limited by the drop-in (ours, other; rest: for the identity a bearer token
+// logged in) and by Yii's own RateLimiter (stock), each for the identity
+// named by the X-Client-ID header (rest: the token).
 
 namespace rlapp;
 
@@ -31,9 +32,10 @@ abstract class AppUser extends BaseObject implements IdentityInterface, RateLimi
         return new static(['id' => $id]);
     }
 
+    /** A bearer token is the identity's id (HttpBearerAuth). */
     public static function findIdentityByAccessToken($token, $type = null)
     {
-        return null;
+        return new static(['id' => $token]);
     }
 
     public function getId()
@@ -77,6 +79,17 @@ final class ApiController extends Controller
     public function behaviors()
     {
         return [
+            // A REST controller's usual pair (yii\rest\Controller's): the identity
+            // from a bearer token, then the limiter on Yii::$app->user's identity.
+            'authenticator' => [
+                'class' => \yii\filters\auth\HttpBearerAuth::class,
+                'only' => ['rest'],
+            ],
+            'rateLimiter' => [
+                'class' => \RateLimit\Yii2\RateLimiter::class,
+                'only' => ['rest'],
+                'keyPrefix' => 'yii2-rest',
+            ],
             // The drop-in, configured as Yii's own is.
             'ours' => [
                 'class' => \RateLimit\Yii2\RateLimiter::class,
@@ -111,6 +124,11 @@ final class ApiController extends Controller
     }
 
     public function actionStock()
+    {
+        return 'ok';
+    }
+
+    public function actionRest()
     {
         return 'ok';
     }
