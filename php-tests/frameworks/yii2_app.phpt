@@ -1,5 +1,5 @@
 --TEST--
-Yii 2 app under php-fpm + nginx: RateLimit\Yii2\RateLimiter (the drop-in for yii\filters\RateLimiter) gives Yii's headers and 429 with Retry-After, accepts exactly the limit of 200 requests from 8 concurrent clients, keeps its key prefixes apart, answers 503 with the cause logged when Redis is down (200 with on_error=allow), recovers; Yii's own RateLimiter beside it on the same app, its overshoot reported
+Yii 2 app under php-fpm + nginx: RateLimit\Yii2\RateLimiter (the drop-in for yii\filters\RateLimiter) gives Yii's headers and 429 with Retry-After, accepts exactly the limit of 200 requests from 8 concurrent clients, keeps its key prefixes apart, answers 503 with the cause logged when Redis is down (200 with on_error=allow, 429 with deny), recovers; Yii's own RateLimiter beside it on the same app, its overshoot reported
 --EXTENSIONS--
 pcntl
 posix
@@ -52,6 +52,8 @@ $log = (string) @file_get_contents("{$app['runtime']}/logs/app.log");
 echo preg_match('/\[error\]\[RateLimit\\\\Yii2\\\\RateLimiter::checkRateLimit\] rate limiter unavailable: (.*)/', $log, $m) ? "logged: $m[1]\n" : "not logged:\n$log\n";
 $allow = rl_yii_serve(2, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'allow'], $env);
 echo "redis down, on_error=allow: ", rl_yii_show("{$allow['url']}/index.php?r=api/ours", $rate, ['X-Client-ID' => 'bob']), "\n";
+$deny = rl_yii_serve(2, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'deny'], $env);
+echo "redis down, on_error=deny: ", rl_yii_show("{$deny['url']}/index.php?r=api/ours", [...$rate, 'Retry-After'], ['X-Client-ID' => 'bob']), "\n";
 
 // Back: the same workers decide again (a new, empty server: a full bucket).
 $redis = rl_start_redis($redis['extra'], $redis['port'], $redis['dir']);
@@ -71,4 +73,5 @@ stock yii\filters\RateLimiter (FileCache), same race: %d of 200 accepted with li
 redis down: 503; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; The service is temporarily unavailable.
 logged: Redis at redis://127.0.0.1:%d: connection refused
 redis down, on_error=allow: 200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 50, X-Rate-Limit-Reset: %d; "ok"
+redis down, on_error=deny: 429; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 0, X-Rate-Limit-Reset: %d, Retry-After: 1; Slow down.
 redis back: 200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 49, X-Rate-Limit-Reset: 72; "ok"

@@ -1,5 +1,5 @@
 --TEST--
-Yii 3 app under php-fpm + nginx: LimitRequestsMiddleware (yiisoft/rate-limiter 3.0) with RateLimit\Yii3\ExtensionCounter wired by its DI config: the middleware's headers and 429, remaining and reset as the middleware means them, exactly the limit of 200 requests from 8 concurrent clients, 503 with the cause logged when Redis is down (200 with on_error=allow), recovery; Yii's own Counter beside it on the same app, its overshoot reported
+Yii 3 app under php-fpm + nginx: LimitRequestsMiddleware (yiisoft/rate-limiter 3.0) with RateLimit\Yii3\ExtensionCounter wired by its DI config: the middleware's headers and 429, remaining and reset as the middleware means them, exactly the limit of 200 requests from 8 concurrent clients, 503 with the cause logged when Redis is down (200 with on_error=allow, 429 with deny), recovery; Yii's own Counter beside it on the same app, its overshoot reported
 --EXTENSIONS--
 pcntl
 posix
@@ -45,6 +45,8 @@ echo "redis down: ", $show('index.php?down'), "\n";
 echo preg_match('/PHP message: rate limiter unavailable: (.*?)"?$/m', (string) file_get_contents($app['log']), $m) ? "logged: $m[1]\n" : "not logged\n";
 $allow = rl_yii_serve(3, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'allow'], ['RL_LIMIT' => '5']);
 echo "redis down, on_error=allow: ", $show('index.php?down', $allow), "\n";
+$deny = rl_yii_serve(3, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'deny'], ['RL_LIMIT' => '5']);
+echo "redis down, on_error=deny: ", $show('index.php?down', $deny), "\n";
 
 $redis = rl_start_redis($redis['extra'], $redis['port'], $redis['dir']);
 echo "redis back: ", $show('index.php?back'), "\n";
@@ -67,4 +69,5 @@ Yii's Counter (FileCache), same race: %d of 200 accepted with limit 50 (ours %d 
 redis down: 503; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; Service Unavailable
 logged: Redis at redis://127.0.0.1:%d: connection refused
 redis down, on_error=allow: 200; X-Rate-Limit-Limit: 5, X-Rate-Limit-Remaining: 5, X-Rate-Limit-Reset: now+~0; ok
+redis down, on_error=deny: 429; X-Rate-Limit-Limit: 5, X-Rate-Limit-Remaining: 0, X-Rate-Limit-Reset: now+~0; Too Many Requests
 redis back: 200; X-Rate-Limit-Limit: 5, X-Rate-Limit-Remaining: 4, X-Rate-Limit-Reset: now+~720; ok
