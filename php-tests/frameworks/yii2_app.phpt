@@ -1,5 +1,5 @@
 --TEST--
-Yii 2 app under php-fpm + nginx: RateLimit\Yii2\RateLimiter (the drop-in for yii\filters\RateLimiter) gives Yii's headers and 429 with Retry-After, accepts exactly the limit of 200 requests from 8 concurrent clients, keeps its key prefixes apart, answers 503 with the cause logged when Redis is down (200 with on_error=allow, 429 with deny), recovers; Yii's own RateLimiter beside it on the same app, its overshoot reported
+Yii 2 app under php-fpm + nginx: RateLimit\Yii2\RateLimiter (the drop-in for yii\filters\RateLimiter) gives Yii's headers and 429 with Retry-After, accepts exactly the limit of 200 requests from 8 concurrent clients, keeps its key prefixes apart, limits a non-identity by identityKey, answers 503 with the cause logged when Redis is down (200 with on_error=allow, 429 with deny), recovers; Yii's own RateLimiter beside it on the same app, its overshoot reported
 --EXTENSIONS--
 pcntl
 posix
@@ -32,6 +32,10 @@ $rest = "{$app['url']}/index.php?r=api/rest";
 echo "REST, bearer token:     ", rl_yii_show($rest, $rate, ['Authorization' => 'Bearer carol']), "\n";
 echo "REST, again:            ", rl_yii_show($rest, $rate, ['Authorization' => 'Bearer carol']), "\n";
 echo "REST, no token:         ", rl_yii_show($rest, $rate), "\n";
+// Not an identity: the bucket named by identityKey (username|IP), 2 per 15 minutes.
+foreach (['dave', 'dave', 'dave', 'erin'] as $who) {
+    echo "login as $who: ", rl_yii_show("{$app['url']}/index.php?r=api/login&username=$who", ['X-Rate-Limit-Remaining']), "\n";
+}
 
 $t = microtime(true);
 $ours = rl_yii_race("{$app['url']}/index.php?r=api/ours", 200, ['X-Client-ID' => 'race']);
@@ -66,6 +70,10 @@ not in only:            200; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X
 REST, bearer token:     200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 49, X-Rate-Limit-Reset: 72; "ok"
 REST, again:            200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 48, X-Rate-Limit-Reset: 144; "ok"
 REST, no token:         401; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; Your request was made with invalid credentials.
+login as dave: 200; X-Rate-Limit-Remaining: 1; "ok"
+login as dave: 200; X-Rate-Limit-Remaining: 0; "ok"
+login as dave: 429; X-Rate-Limit-Remaining: 0; Too many login attempts.
+login as erin: 200; X-Rate-Limit-Remaining: 1; "ok"
 drop-in, 200 requests by 8 clients: {"200":50,"429":150}
 drop-in, after the race: 429; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 0, X-Rate-Limit-Reset: %d, Retry-After: %d; Slow down.
 another key prefix, same identity: 200; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; "ok"

@@ -74,6 +74,17 @@ final class StockUser extends AppUser
     }
 }
 
+/** Who examples/yii/yii2/README.md limits on login: not an identity, so the bucket comes from identityKey. */
+final class LoginAttempt implements RateLimitInterface
+{
+    use \RateLimit\Yii2\NoAllowanceStorage;
+
+    public function getRateLimit($request, $action)
+    {
+        return [2, 900];
+    }
+}
+
 final class ApiController extends Controller
 {
     public function behaviors()
@@ -105,6 +116,15 @@ final class ApiController extends Controller
                 'enableRateLimitHeaders' => false,
                 'user' => fn () => OurUser::fromRequest(),
             ],
+            // examples/yii/yii2/README.md's login limit (the username from the query here, from POST there).
+            'loginLimit' => [
+                'class' => \RateLimit\Yii2\RateLimiter::class,
+                'only' => ['login'],
+                'keyPrefix' => 'yii:login',
+                'user' => fn () => new LoginAttempt(),
+                'identityKey' => fn ($user, $request) => $request->get('username', '') . '|' . $request->userIP,
+                'errorMessage' => 'Too many login attempts.',
+            ],
             'stock' => [
                 'class' => \yii\filters\RateLimiter::class,
                 'only' => ['stock'],
@@ -124,6 +144,11 @@ final class ApiController extends Controller
     }
 
     public function actionStock()
+    {
+        return 'ok';
+    }
+
+    public function actionLogin()
     {
         return 'ok';
     }
