@@ -28,7 +28,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module yii-vendor test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -58,6 +58,14 @@ $(MODULE_SO): $(MODULE_SOURCES) | deps
 	cargo build --release -p ratelimit-redis
 	@mkdir -p modules
 	cp $(CARGO_TARGET_DIR)/release/libratelimit_redis.so $(MODULE_SO)
+
+# Where make yii-vendor finds the Yii repositories (each as <owner>+<name>/repo
+# or <owner>/<name>.git): the directory this project's build machine fetches
+# public repositories into; elsewhere, name your own.
+YII_GIT_ROOT ?= /work/.mirror
+
+yii-vendor: ## lay out integrations/yii{1,2,3}/vendor (Yii 1.1.32, 2.0.55, yiisoft/rate-limiter 3.0 + a Yii 3 app) from git repositories under YII_GIT_ROOT, for the Yii tests (no Composer registry needed; absent: those tests skip, listed apart)
+	YII_GIT_ROOT="$(YII_GIT_ROOT)" scripts/yii-vendor.bash
 
 test: $(SO) $(MODULE_SO) ## cargo test + the phpt suite against a redis-server of its own, then again with the server module loaded; ends "N passed, N failed"
 	scripts/run-tests.bash

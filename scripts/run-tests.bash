@@ -11,9 +11,11 @@
 #              RATELIMIT_MODULE (the server module, default modules/ratelimit-redis.so),
 #              RATELIMIT_MODULE_PASS=no|only: without / only the pass with the module,
 #              RATELIMIT_ALLOW_SKIP=1 to let skipped tests pass (never in CI;
-#              the one skip allowed without it: a test whose subject is
-#              phpredis, on a PHP without the redis extension, counted and
-#              listed apart as "skipped: N (phpredis ...)"),
+#              the skips allowed without it, counted and listed apart: a test
+#              whose subject is phpredis, on a PHP without the redis extension,
+#              "skipped: N (phpredis ...)"; a Yii test where that Yii is not
+#              laid out (php-tests/frameworks/yii.inc: make yii-vendor, or
+#              Composer), "skipped: N (Yii not laid out ...)"),
 #              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite,
 #              RATELIMIT_VALGRIND=1: every test's PHP under valgrind memcheck (make test-valgrind),
 #              RATELIMIT_VALGRIND_SERVER=1: every redis-server under valgrind memcheck, the
@@ -37,7 +39,7 @@ fi
 so=$RATELIMIT_SO
 module=$(realpath "${RATELIMIT_MODULE:-modules/ratelimit-redis.so}")
 [ -f "$module" ] || { echo "no server module at $module (make module)"; echo "0 passed, 1 failed"; exit 1; }
-passed=0; failed=0; skipped_phpredis=0
+passed=0; failed=0; skipped_phpredis=0; skipped_yii=0
 trap redis_stop EXIT INT TERM
 
 # 1. Rust tests; their servers load the module (the tables and the
@@ -67,6 +69,9 @@ fi
 has_phpredis=1
 php "${PHP_ARGS[@]}" -r 'exit(extension_loaded("redis") ? 0 : 1);' || has_phpredis=0
 phpredis_skip='^SKIP .* reason: phpredis is the subject '
+# A Yii test without its framework (no registry to install it from: make
+# yii-vendor lays it out from git repositories when they are here).
+yii_skip='^SKIP .* reason: Yii [0-9.]+ \(.*\) is not laid out: '
 
 # 3. The phpt suite, against a redis-server of our own: a pass per server
 # kind. RATELIMIT_SERVER_MODULE tells the tests' own servers (config.inc) to
@@ -160,9 +165,14 @@ phpt_pass() {
     skipped_phpredis=$((skipped_phpredis + np))
     grep -aE "$phpredis_skip" "$log" | sed 's/^/  /'
   fi
+  local ny
+  ny=$(grep -caE "$yii_skip" "$log")
+  skipped_yii=$((skipped_yii + ny))
+  grep -aE "$yii_skip" "$log" | sed 's/^/  /'
+  np=$((np + ny))
   if [ "$((s - np))" -gt 0 ] && [ "${RATELIMIT_ALLOW_SKIP:-0}" != 1 ]; then
     echo "$((s - np)) test(s) skipped: a skipped test tests nothing (RATELIMIT_ALLOW_SKIP=1 to allow)"
-    grep -aE '^SKIP ' "$log" | grep -avE "$phpredis_skip"
+    grep -aE '^SKIP ' "$log" | grep -avE "$phpredis_skip|$yii_skip"
     f=$((f + s - np))
   fi
   passed=$((passed + p)); failed=$((failed + f + b + w + l))
@@ -171,6 +181,7 @@ phpt_pass() {
 [ "${RATELIMIT_MODULE_PASS:-}" = only ] || phpt_pass "the Lua library deciding" "" "$@"
 [ "${RATELIMIT_MODULE_PASS:-}" = no ] || phpt_pass "the server module loaded (its commands decide)" "$module" "$@"
 [ "$has_phpredis" = 1 ] || echo "skipped: $skipped_phpredis (phpredis is their subject and this PHP has no redis extension)"
+[ "$skipped_yii" = 0 ] || echo "skipped: $skipped_yii (Yii not laid out: make yii-vendor, see docs/frameworks.md)"
 if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
   # Every server's report; one with an error is a failure.
   echo "-- valgrind's reports of the servers ($RATELIMIT_VALGRIND_LOGS)"

@@ -6,15 +6,18 @@
  * every response, Retry-After and HTTP 429 when over, and a whitelist of
  * IPs that are never limited.
  *
- * protected/filters/RateLimitFilter.php; in a controller:
+ * Copy this file to protected/extensions/ratelimit/ (or require it); in a controller:
  *   public function filters()
  *   {
  *       return array(
- *           array('application.filters.RateLimitFilter + index, view',
- *                 'limit' => 100, 'window' => 60, 'whitelist' => array('127.0.0.1')),
+ *           array('ext.ratelimit.RateLimitFilter + index, view',
+ *                 'limit' => 100, 'window' => 60, 'keyPrefix' => 'yii:api',
+ *                 'whitelist' => array('127.0.0.1')),
  *       );
  *   }
- * The Redis server: 'rateLimitRedis' in the application params (a DSN such as
+ * Give each filter with its own limit its own keyPrefix: one counter per
+ * (keyPrefix, client IP). The Redis server: the filter's 'connection', else
+ * 'rateLimitRedis' in the application params (a DSN such as
  * 'redis://10.0.0.5:6379/2' or a phpredis-style array), else ratelimit.redis_url.
  *
  * Redis trouble: with ratelimit.on_error = allow or deny in php.ini the
@@ -30,6 +33,8 @@ class RateLimitFilter extends CFilter
     public $whitelist = array();
     /** @var string the limiter's key prefix; one key per prefix and IP */
     public $keyPrefix = 'yii:api';
+    /** @var mixed any connection the extension takes; null: the 'rateLimitRedis' param, else ratelimit.redis_url */
+    public $connection = null;
 
     protected function preFilter($filterChain)
     {
@@ -39,8 +44,9 @@ class RateLimitFilter extends CFilter
         }
 
         // Built per request (cheap: the connection itself is pooled inside the extension).
+        $params = Yii::app()->params;
         $limiter = new SlidingWindowRateLimiter(
-            isset(Yii::app()->params['rateLimitRedis']) ? Yii::app()->params['rateLimitRedis'] : null,
+            $this->connection !== null ? $this->connection : (isset($params['rateLimitRedis']) ? $params['rateLimitRedis'] : null),
             $this->keyPrefix,
             (float) $this->window,
             (int) $this->limit
@@ -48,7 +54,7 @@ class RateLimitFilter extends CFilter
         try {
             $result = $limiter->consume((string) $ip);
         } catch (RateLimiterException $e) {
-            Yii::log('rate limiter unavailable: ' . $e->getMessage(), CLogger::LEVEL_ERROR, 'application.filters.RateLimitFilter');
+            Yii::log('rate limiter unavailable: ' . $e->getMessage(), CLogger::LEVEL_ERROR, 'ext.ratelimit.RateLimitFilter');
             throw new CHttpException(503, 'Service temporarily unavailable.');
         }
 
