@@ -43,10 +43,10 @@
 //! `sentinel::Confirmed`): a master failed over while still up is left at once.
 //!
 //! A single server's connection is our own socket and reply reader (`mux`)
-//! in every case; under a thread-safe PHP the threads calling a single
-//! server (TCP, TLS or a unix socket) do not take a lane each: they share one connection (`mux`), their
-//! commands pipelined in batches, so concurrent decisions share their round
-//! trips and Redis its system calls (`ratelimit.multiplex`: how many such
+//! in every case. Under a thread-safe PHP the threads calling a single server
+//! (TCP, TLS or a unix socket) do not take a lane each: they share one
+//! connection, their commands pipelined in batches, so concurrent decisions
+//! share their round trips and Redis its system calls (`ratelimit.multiplex`: how many such
 //! connections per target, or `off` for the lanes). Each call still waits for
 //! its own reply with its own timeout; the rules above hold for them too, with
 //! one change: a caller that times out leaves the connection to the others
@@ -58,10 +58,9 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ::redis::{ConnectionAddr, RedisError, RedisResult};
-use std::time::Instant;
 use once_cell::sync::Lazy;
 use parking_lot::{Mutex, MutexGuard};
 
@@ -293,7 +292,9 @@ pub fn state() -> Vec<SlotState> {
                 .or_else(|| {
                     s.shared.iter().find_map(|l| {
                         l.try_lock().and_then(|l| {
-                            l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&Conn::single(l.mux.clone(), Deadline::after(Duration::ZERO))))
+                            l.as_ref()
+                                .filter(|l| l.pid == pid)
+                                .map(|l| super::script::path(&Conn::single(l.mux.clone(), Deadline::after(Duration::ZERO))))
                         })
                     })
                 }),
@@ -649,10 +650,8 @@ impl Slot {
                 None => ConnectionAddr::Tcp(h.clone(), *p),
             })
             .collect();
-        let mut builder = ::redis::cluster::ClusterClientBuilder::new(nodes)
-            .connection_timeout(timeouts.connect)
-            .response_timeout(timeouts.reply)
-            .retries(0);
+        let mut builder =
+            ::redis::cluster::ClusterClientBuilder::new(nodes).connection_timeout(timeouts.connect).response_timeout(timeouts.reply).retries(0);
         if let Some(tls) = tls {
             // Every node the slot map names is reached with the same TLS settings.
             builder = builder.tls(if tls.verify_peer { ::redis::TlsMode::Secure } else { ::redis::TlsMode::Insecure });

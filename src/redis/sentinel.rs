@@ -34,10 +34,10 @@ use parking_lot::Mutex;
 use super::conn::Conn;
 use super::mux::Mux;
 use super::open::{cause, OpenError, Timeouts};
-use super::retry::Deadline;
-use super::wire::Login;
 use super::redact::shown;
+use super::retry::Deadline;
 use super::target::{Address, Sentinels, Target, Tls};
+use super::wire::Login;
 
 /// How many times a master that says it is a replica is asked about again,
 /// and the pause before each new question (sentinels update one another
