@@ -19,7 +19,8 @@ pub struct Policy(Vec<(&'static str, Number)>);
 
 impl Policy {
     /// Read after the constructor validated the same arguments, so it cannot
-    /// fail; a number that is integral is shown as an int.
+    /// fail; a number that is integral is shown as an int. Read quietly: the
+    /// constructor already gave PHP's deprecations for them once.
     pub fn read(sig: &'static Signature, given: &[Option<&Zval>]) -> Self {
         let Ok(args) = sig.read(given) else { return Policy::default() };
         let numbers = sig
@@ -28,11 +29,7 @@ impl Policy {
             .iter()
             .map(|(_, long)| *long)
             .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
-            .filter_map(|long| match (args.int(long), args.float(long)) {
-                (Ok(i), Ok(f)) if i as f64 == f => Some((long, Number::Int(i))),
-                (_, Ok(f)) => Some((long, Number::Float(f))),
-                _ => None,
-            })
+            .filter_map(|long| args.number(long).map(|n| (long, n)))
             .collect();
         Policy(numbers)
     }
