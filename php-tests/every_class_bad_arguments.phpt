@@ -287,8 +287,8 @@ short form, argument #3 = 9223372036854775807:
 key prefix '': ValueError: Class::__construct(): Argument #2 ($keyPrefix) must not be empty
 key prefix of 9000 bytes: ValueError: Class::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
 short form, key '': ValueError: Class::__construct(): Argument #1 ($key) must not be empty
-connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, int given
-connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, float given
+connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null in the long form (an int or float there is only the short form's key), int given
+connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null in the long form (an int or float there is only the short form's key), float given
 connection true: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, bool given
 connection (object)array(): TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, stdClass given
 connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis://, rediss://, redis-cluster://, redis-sentinel:// or unix://): "http://h"

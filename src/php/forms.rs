@@ -210,6 +210,19 @@ impl<'a> Args<'a> {
             Some((shown, long)) => e.renamed(long, shown),
             None => e,
         };
+        // Reflection's `$connection` takes an int or a float too (the short form's key
+        // in that position): say why one is refused here.
+        let e = match e {
+            Error::Param { param, invalid }
+                if param == "connection"
+                    && invalid.must.starts_with("must be of type Redis|")
+                    && (invalid.must.ends_with(", int given") || invalid.must.ends_with(", float given")) =>
+            {
+                let must = invalid.must.replacen(", ", " in the long form (an int or float there is only the short form's key), ", 1);
+                Error::Param { param, invalid: crate::error::Invalid { must, ..invalid } }
+            }
+            other => other,
+        };
         let shown: Vec<&str> = form.slots.iter().map(|(s, _)| *s).collect();
         in_call(e, &function, &shown)
     }
