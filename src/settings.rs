@@ -236,7 +236,7 @@ fn warn_refused(index: usize, given: &[u8], kept: &[u8], why: &str) {
 }
 
 fn refused_message(index: usize, given: &[u8], kept: &[u8], why: &str) -> String {
-    let name = String::from_utf8_lossy(table_text(index, |e| e.name));
+    let name = NAMES.get(index).map_or("ratelimit.?".into(), |(name, _)| name.to_string_lossy());
     // The DSN's password is not printed (logs are shared); nor is a NUL byte.
     let show = |v: &[u8]| {
         if index == REDIS_URL_INDEX {
@@ -254,14 +254,7 @@ fn refused_message(index: usize, given: &[u8], kept: &[u8], why: &str) -> String
 
 /// The default of the entry at `index`, as the ini table declares it.
 fn default_of(index: usize) -> &'static [u8] {
-    table_text(index, |e| e.value)
-}
-
-/// A C string of the ini table's entry at `index` ("" past the end).
-fn table_text(index: usize, field: fn(&IniEntryDef) -> *const std::ffi::c_char) -> &'static [u8] {
-    let Some(def) = INI_ENTRIES.as_slice()[..ENTRIES].get(index) else { return b"" };
-    // SAFETY: the table's names and values come from `&'static CStr`s (`entry`).
-    unsafe { std::ffi::CStr::from_ptr(field(def)) }.to_bytes()
+    NAMES.get(index).map_or(b"", |(_, default)| default.to_bytes())
 }
 
 /// The entry at `index` of the ini table takes `value`, as its `on_modify`
@@ -298,8 +291,8 @@ static APPLIERS: [Apply; 12] = [
     apply_multiplex,
 ];
 
-const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
-    let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
+const fn entry(index: usize) -> IniEntryDef {
+    let mut def = IniEntryDef::new(NAMES[index].0, NAMES[index].1, IniEntryPermission::All);
     def.on_modify = Some(on_modify);
     def.mh_arg1 = std::ptr::without_provenance_mut(index);
     def
@@ -311,21 +304,39 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
     def
 }
 
+/// The settings' names and defaults, in table order (what phpinfo, the shipped
+/// `ratelimit.ini` and the startup warnings name). A table of its own, so the
+/// unit tests read it without the engine's hooks that `INI_ENTRIES` holds.
+const NAMES: [(&std::ffi::CStr, &std::ffi::CStr); ENTRIES] = [
+    (c"ratelimit.redis_url", c"redis://127.0.0.1:6379"),
+    (c"ratelimit.connect_timeout", c"1.0"),
+    (c"ratelimit.timeout", c"1.0"),
+    (c"ratelimit.on_error", c"throw"),
+    (c"ratelimit.key_prefix", c""),
+    (c"ratelimit.block_cache", c"0"),
+    (c"ratelimit.block_cache_size", c"10000"),
+    (c"ratelimit.max_connections", c"64"),
+    (c"ratelimit.server_module", c"auto"),
+    (c"ratelimit.dry_run", c"0"),
+    (c"ratelimit.metrics", c"off"),
+    (c"ratelimit.multiplex", c"auto"),
+];
+
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
 pub static INI_ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
-    with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::ini_display::redis_url_displayer),
-    entry(c"ratelimit.connect_timeout", c"1.0", 1),
-    entry(c"ratelimit.timeout", c"1.0", 2),
-    entry(c"ratelimit.on_error", c"throw", 3),
-    with_displayer(entry(c"ratelimit.key_prefix", c"", 4), crate::php::ini_display::key_prefix_displayer),
-    entry(c"ratelimit.block_cache", c"0", 5),
-    entry(c"ratelimit.block_cache_size", c"10000", 6),
-    entry(c"ratelimit.max_connections", c"64", 7),
-    entry(c"ratelimit.server_module", c"auto", 8),
-    entry(c"ratelimit.dry_run", c"0", 9),
-    entry(c"ratelimit.metrics", c"off", 10),
-    entry(c"ratelimit.multiplex", c"auto", 11),
+    with_displayer(entry(0), crate::php::ini_display::redis_url_displayer),
+    entry(1),
+    entry(2),
+    entry(3),
+    with_displayer(entry(4), crate::php::ini_display::key_prefix_displayer),
+    entry(5),
+    entry(6),
+    entry(7),
+    entry(8),
+    entry(9),
+    entry(10),
+    entry(11),
     IniEntryDef::end(),
 ]);
 

@@ -162,6 +162,7 @@ fn tls_options<V: PhpValue + ?Sized>(a: &V::Array) -> Result<Option<Tls>> {
     } else if let Some(v) = options.filter(|z| z.bool() != Some(true)) {
         return Err(Error::type_error("connection", format!("ssl must be of type array|bool, {} given", v.type_name())));
     }
+    tls.check_files()?;
     Ok(Some(tls))
 }
 
