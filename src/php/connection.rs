@@ -37,6 +37,10 @@ pub fn resolve(connection: Option<&Zval>) -> Result<(Backend, TimeoutOverrides)>
         (Some(z), None) => resolve_target(z)?,
         (None, None) => unreachable!("no argument reads the setting"),
     };
+    // TLS files that cannot be read: a ValueError now, not a failure at call time.
+    if let Some(tls) = &target.tls {
+        tls.check_files()?;
+    }
     Ok((Backend::Redis(pool::slot(target)), timeouts))
 }
 
@@ -162,7 +166,6 @@ fn tls_options<V: PhpValue + ?Sized>(a: &V::Array) -> Result<Option<Tls>> {
     } else if let Some(v) = options.filter(|z| z.bool() != Some(true)) {
         return Err(Error::type_error("connection", format!("ssl must be of type array|bool, {} given", v.type_name())));
     }
-    tls.check_files()?;
     Ok(Some(tls))
 }
 

@@ -244,7 +244,6 @@ pub(super) fn parse_tls_query(dsn: &str, query: &str) -> Result<Tls> {
             _ => return Err(bad_dsn(dsn, "unknown query parameter, expected cafile, certfile, keyfile or verify_peer")),
         }
     }
-    tls.check_files()?;
     Ok(tls)
 }
 
