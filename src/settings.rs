@@ -112,6 +112,11 @@ fn take<T>(parsed: Option<T>, store: impl FnOnce(T), expected: &str) -> Result<(
 
 fn apply_redis_url(v: &[u8]) -> Result<(), String> {
     let s = text(v)?;
+    // Empty: the default (an ini line "${RATELIMIT_REDIS_URL}" with that variable unset).
+    if s.trim().is_empty() {
+        REDIS_URL.set(String::new());
+        return Ok(());
+    }
     let parsed = match crate::memory::parse_dsn(s) {
         Some(name) => name.map(|_| ()),
         None => crate::redis::dsn::parse_dsn(s).map(|_| ()),
