@@ -198,7 +198,7 @@ final class CompoundRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -329,7 +329,7 @@ class FixedWindowRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -417,7 +417,7 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -503,7 +503,7 @@ class TokenBucketRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -590,7 +590,7 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -686,7 +686,7 @@ class GcraRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.

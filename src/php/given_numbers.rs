@@ -13,9 +13,18 @@ pub enum Number {
     Float(f64),
 }
 
-/// The policy numbers given to a constructor, by long-form parameter name.
+/// The policy numbers given to a constructor, by long-form parameter name;
+/// for a `CompoundRateLimiter`, its members' instead.
 #[derive(Debug, Clone, Default)]
-pub struct Policy(Vec<(&'static str, Number)>);
+pub struct Policy(Vec<(&'static str, Number)>, Vec<Member>);
+
+/// A member of a compound as `var_dump()` shows it: its class, key prefix and policy.
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub class: String,
+    pub key_prefix: Vec<u8>,
+    pub policy: Policy,
+}
 
 impl Policy {
     /// Read after the constructor validated the same arguments, so it cannot
@@ -31,7 +40,16 @@ impl Policy {
             .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
             .filter_map(|long| args.number(long).map(|n| (long, n)))
             .collect();
-        Policy(numbers)
+        Policy(numbers, Vec::new())
+    }
+
+    /// A compound's: its members'.
+    pub fn compound(members: Vec<Member>) -> Self {
+        Policy(Vec::new(), members)
+    }
+
+    pub fn members(&self) -> &[Member] {
+        &self.1
     }
 
     pub fn numbers(&self) -> &[(&'static str, Number)] {
