@@ -37,11 +37,11 @@ ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is 
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (a cluster has no db, path or query: redis-cluster://host:port[,host:port…]): "redis-cluster://127.0.0.1:PORT?x=1"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis-cluster://127.0.0.1:PORT,,127.0.0.1:1"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (missing host): "redis-cluster://"
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cannot read the TLS client certificate (certfile) /client.pem: no such file
+ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (certfile and keyfile go together): "rediss-cluster://127.0.0.1:PORT?certfile=/client.pem"
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster must list at least one "host:port" seed node
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster must be of type array, string given
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, int given
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, "127.0.0.1:0" given
-ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cannot read the TLS client key (keyfile) /client.key: no such file
+ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither
 RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT: no cluster node answered: Failed to connect to each cluster node (127.0.0.1:PORT: connection refused)
 RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT user user: no cluster node answered: Failed to connect to each cluster node (127.0.0.1:PORT: connection refused)

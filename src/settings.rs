@@ -237,7 +237,10 @@ unsafe extern "C" fn on_modify(
 /// The startup warning for a refused value: the setting, the value given, why, and the value kept.
 fn warn_refused(index: usize, given: &[u8], kept: &[u8], why: &str) {
     let message = refused_message(index, given, kept, why);
-    ext_php_rs::error::php_error(&ext_php_rs::flags::ErrorType::Warning, &message);
+    // E_CORE_WARNING, as PHP's own startup problems ("Module … already loaded"): shown as
+    // "PHP Warning" and, unlike E_WARNING, not dropped by a php-fpm worker applying its
+    // pool's php_admin_value before any request has set error_reporting.
+    ext_php_rs::error::php_error(&ext_php_rs::flags::ErrorType::CoreWarning, &message);
 }
 
 fn refused_message(index: usize, given: &[u8], kept: &[u8], why: &str) -> String {
