@@ -43,5 +43,5 @@ TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) clus
 TypeError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, int given
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) cluster entries must be "host:port" strings, "127.0.0.1:0" given
 ValueError: FixedWindowRateLimiter::__construct(): Argument #1 ($connection) needs both a client certificate and its private key (certfile and keyfile, or local_cert and local_pk), or neither
-RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT: It failed to check startup nodes. - Io: Failed to connect to each cluster node (127.0.0.1:PORT: Connection refused (os error 111))
-RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT user user: It failed to check startup nodes. - Io: Failed to connect to each cluster node (127.0.0.1:PORT: Connection refused (os error 111))
+RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT: no cluster node answered: Failed to connect to each cluster node (127.0.0.1:PORT: connection refused)
+RateLimiterException: Redis at redis-cluster://127.0.0.1:PORT user user: no cluster node answered: Failed to connect to each cluster node (127.0.0.1:PORT: connection refused)

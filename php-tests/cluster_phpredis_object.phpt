@@ -160,7 +160,7 @@ open connections => 1
 redis-cluster://HOST:PORT,HOST:PORT,HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH
 -- the object's read timeout (0.3 s) is used, not ratelimit.timeout (2 s)
 Y
-RateLimiterException: Redis at redis-cluster://%s: timed out%a
+RateLimiterException: Redis at redis-cluster://%s: timed out%A
 timed out before ratelimit.timeout: yes (measured %f s)
 decides again: Y
 -- objects that cannot be read

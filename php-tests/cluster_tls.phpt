@@ -63,6 +63,6 @@ leaky    consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnn
 gcra     consume YYYn  consumeMany YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYnnnnnnnnnnnn  TAT 3.0 intervals ahead
 compound YYn
 -- verification
-RateLimiterException: Redis at rediss-cluster://SEEDS: TLS handshake failed: the server's certificate does not verify: it is not signed by a trusted CA (cafile) (It failed to check startup nodes. - Io: Failed to connect to each cluster node (NODE: invalid peer certificate: UnknownIssuer; NODE: invalid peer certificate: UnknownIssuer; NODE: invalid peer certificate: UnknownIssuer; NODE: invalid peer certificate: UnknownIssuer; NODE: invalid peer certificate: UnknownIssuer; NODE: invalid peer certificate: UnknownIssuer))
+RateLimiterException: Redis at rediss-cluster://SEEDS: TLS handshake failed: the server's certificate does not verify: it is not signed by a trusted CA (cafile)
 Y
-RateLimiterException: Redis at redis-cluster://SEEDS: It failed to check startup nodes. - Io: Failed to connect to each cluster node (NODE: Connection reset by peer (os error 104); NODE: Connection reset by peer (os error 104); NODE: Connection reset by peer (os error 104); NODE: Connection reset by peer (os error 104); NODE: Connection reset by peer (os error 104); NODE: Connection reset by peer (os error 104))
+RateLimiterException: Redis at redis-cluster://SEEDS: no cluster node answered: Failed to connect to each cluster node (NODE: the server reset the connection; NODE: the server reset the connection; NODE: the server reset the connection; NODE: the server reset the connection; NODE: the server reset the connection; NODE: the server reset the connection)

@@ -13,8 +13,8 @@ ini_set('ratelimit.redis_url', $url);
 $r = rl_redis($own['port']);
 $before = $r->info('stats')['total_commands_processed'];
 
-// Out of range or of the wrong type for every number (1.5 only for the whole
-// ones); 0 is valid only where nothing is a meaningful amount (a GCRA burst
+// Out of range or of the wrong type for every number (a 1.5 for a whole one is
+// PHP's coercion with its deprecation, strict_types_scalars.phpt); 0 is valid only where nothing is a meaningful amount (a GCRA burst
 // of none beyond the first, no blocks): the table says "accepted".
 $badNumbers = [0, -1, NAN, INF, PHP_INT_MAX, 'x', []];
 $badShort = [0, -1, NAN, PHP_INT_MAX];
@@ -39,7 +39,7 @@ foreach (rl_classes() as $kind => $c) {
     $seen[$kind]['valid arguments'] = implode(', ', array_map(fn ($n, $v) => "\$$n = " . var_export($v, true), array_keys($good), $good));
     $position = 3;
     foreach ($good as $name => $value) {
-        foreach (is_int($value) ? [...$badNumbers, 1.5] : $badNumbers as $bad) {
+        foreach ($badNumbers as $bad) {
             $try($kind, "long form, argument #$position = " . $show($bad), fn () => new $class($url, 'p', ...array_values(array_replace($good, [$name => $bad]))));
         }
         $position++;
@@ -98,7 +98,6 @@ $specific = [
     fn () => (new GcraRateLimiter($url, 'p', 14, 30, 60))->throttle('a', -1),
     fn () => (new GcraRateLimiter($url, 'p', 14, 30, 60))->throttle('a', PHP_INT_MIN),
     fn () => (new GcraRateLimiter($url, 'p', 14, 30, 60))->throttle('a', 'x'),
-    fn () => (new GcraRateLimiter($url, 'p', 14, 30, 60))->throttle('a', 1.5),
     fn () => (new GcraRateLimiter($url, 'p', 14, 30, 60))->throttle([]),
     fn () => (new GcraRateLimiter($url, 'p', 14, 30, 60))->throttle(str_repeat('x', 9000)),
 ];
@@ -149,16 +148,16 @@ long form, argument #3 = NAN:
   fixed    ValueError: Class::__construct(): Argument #3 ($window) must be a finite number of seconds
   sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
   blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
-  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
-  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be a finite integer
-  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be a finite integer
+  token    TypeError: Class::__construct(): Argument #3 ($capacity) must be of type int, float given
+  leaky    TypeError: Class::__construct(): Argument #3 ($bucketCapacity) must be of type int, float given
+  gcra     TypeError: Class::__construct(): Argument #3 ($maxBurst) must be of type int, float given
 long form, argument #3 = INF:
   fixed    ValueError: Class::__construct(): Argument #3 ($window) must be a finite number of seconds
   sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
   blocks   ValueError: Class::__construct(): Argument #3 ($windowSize) must be a finite number of seconds
-  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
-  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be a finite integer
-  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be a finite integer
+  token    TypeError: Class::__construct(): Argument #3 ($capacity) must be of type int, float given
+  leaky    TypeError: Class::__construct(): Argument #3 ($bucketCapacity) must be of type int, float given
+  gcra     TypeError: Class::__construct(): Argument #3 ($maxBurst) must be of type int, float given
 long form, argument #3 = 9223372036854775807:
   fixed    ValueError: Class::__construct(): Argument #3 ($window) must be at most 315360000 seconds (10 years)
   sliding  ValueError: Class::__construct(): Argument #3 ($windowSize) must be at most 315360000 seconds (10 years)
@@ -195,19 +194,19 @@ long form, argument #4 = -1:
   leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be greater than 0
   gcra     ValueError: Class::__construct(): Argument #4 ($count) must be greater than or equal to 1
 long form, argument #4 = NAN:
-  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be a finite integer
-  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
-  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
+  fixed    TypeError: Class::__construct(): Argument #4 ($limit) must be of type int, float given
+  sliding  TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, float given
+  blocks   TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, float given
   token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be a finite number
   leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be a finite number
-  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be a finite integer
+  gcra     TypeError: Class::__construct(): Argument #4 ($count) must be of type int, float given
 long form, argument #4 = INF:
-  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be a finite integer
-  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
-  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a finite integer
+  fixed    TypeError: Class::__construct(): Argument #4 ($limit) must be of type int, float given
+  sliding  TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, float given
+  blocks   TypeError: Class::__construct(): Argument #4 ($maxRequests) must be of type int, float given
   token    ValueError: Class::__construct(): Argument #4 ($refillRate) must be a finite number
   leaky    ValueError: Class::__construct(): Argument #4 ($leakRate) must be a finite number
-  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be a finite integer
+  gcra     TypeError: Class::__construct(): Argument #4 ($count) must be of type int, float given
 long form, argument #4 = 9223372036854775807:
   fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be at most 1099511627776
   sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be at most 1099511627776
@@ -229,11 +228,6 @@ long form, argument #4 = array():
   token    TypeError: Class::__construct(): Argument #4 ($refillRate) must be of type float, array given
   leaky    TypeError: Class::__construct(): Argument #4 ($leakRate) must be of type float, array given
   gcra     TypeError: Class::__construct(): Argument #4 ($count) must be of type int, array given
-long form, argument #4 = 1.5:
-  fixed    ValueError: Class::__construct(): Argument #4 ($limit) must be a whole number, 1.5 given
-  sliding  ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a whole number, 1.5 given
-  blocks   ValueError: Class::__construct(): Argument #4 ($maxRequests) must be a whole number, 1.5 given
-  gcra     ValueError: Class::__construct(): Argument #4 ($count) must be a whole number, 1.5 given
 short form, argument #2 = 0:
   fixed    ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
   sliding  ValueError: Class::__construct(): Argument #2 ($window) must be greater than 0
@@ -254,7 +248,7 @@ short form, argument #2 = NAN:
   blocks   ValueError: Class::__construct(): Argument #2 ($window) must be a finite number of seconds
   token    ValueError: Class::__construct(): Argument #2 ($rate) must be a finite number
   leaky    ValueError: Class::__construct(): Argument #2 ($rate) must be a finite number
-  gcra     ValueError: Class::__construct(): Argument #2 ($maxBurst) must be a finite integer
+  gcra     TypeError: Class::__construct(): Argument #2 ($maxBurst) must be of type int, float given
 short form, argument #2 = 9223372036854775807:
   fixed    ValueError: Class::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
   sliding  ValueError: Class::__construct(): Argument #2 ($window) must be at most 315360000 seconds (10 years)
@@ -277,12 +271,12 @@ short form, argument #3 = -1:
   leaky    ValueError: Class::__construct(): Argument #3 ($capacity) must be greater than or equal to 1
   gcra     ValueError: Class::__construct(): Argument #3 ($count) must be greater than or equal to 1
 short form, argument #3 = NAN:
-  fixed    ValueError: Class::__construct(): Argument #3 ($limit) must be a finite integer
-  sliding  ValueError: Class::__construct(): Argument #3 ($limit) must be a finite integer
-  blocks   ValueError: Class::__construct(): Argument #3 ($limit) must be a finite integer
-  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
-  leaky    ValueError: Class::__construct(): Argument #3 ($capacity) must be a finite integer
-  gcra     ValueError: Class::__construct(): Argument #3 ($count) must be a finite integer
+  fixed    TypeError: Class::__construct(): Argument #3 ($limit) must be of type int, float given
+  sliding  TypeError: Class::__construct(): Argument #3 ($limit) must be of type int, float given
+  blocks   TypeError: Class::__construct(): Argument #3 ($limit) must be of type int, float given
+  token    TypeError: Class::__construct(): Argument #3 ($capacity) must be of type int, float given
+  leaky    TypeError: Class::__construct(): Argument #3 ($capacity) must be of type int, float given
+  gcra     TypeError: Class::__construct(): Argument #3 ($count) must be of type int, float given
 short form, argument #3 = 9223372036854775807:
   fixed    ValueError: Class::__construct(): Argument #3 ($limit) must be at most 1099511627776
   sliding  ValueError: Class::__construct(): Argument #3 ($limit) must be at most 1099511627776
@@ -293,8 +287,8 @@ short form, argument #3 = 9223372036854775807:
 key prefix '': ValueError: Class::__construct(): Argument #2 ($keyPrefix) must not be empty
 key prefix of 9000 bytes: ValueError: Class::__construct(): Argument #2 ($keyPrefix) must be at most 8192 bytes, 9000 given
 short form, key '': ValueError: Class::__construct(): Argument #1 ($key) must not be empty
-connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, int given
-connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, float given
+connection 42: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null in the long form (an int or float there is only the short form's key), int given
+connection 42.5: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null in the long form (an int or float there is only the short form's key), float given
 connection true: TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, bool given
 connection (object)array(): TypeError: Class::__construct(): Argument #1 ($connection) must be of type Redis|RedisCluster|array|string|null, stdClass given
 connection 'http://h': ValueError: Class::__construct(): Argument #1 ($connection) is not a valid Redis DSN (unknown scheme, expected redis://, rediss://, redis-cluster://, redis-sentinel:// or unix://): "http://h"
@@ -329,10 +323,10 @@ long form, argument #5 = -1:
   blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be greater than or equal to 0, -1 given
   gcra     ValueError: Class::__construct(): Argument #5 ($period) must be greater than 0
 long form, argument #5 = NAN:
-  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a finite integer
+  blocks   TypeError: Class::__construct(): Argument #5 ($blocks) must be of type int, float given
   gcra     ValueError: Class::__construct(): Argument #5 ($period) must be a finite number of seconds
 long form, argument #5 = INF:
-  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a finite integer
+  blocks   TypeError: Class::__construct(): Argument #5 ($blocks) must be of type int, float given
   gcra     ValueError: Class::__construct(): Argument #5 ($period) must be a finite number of seconds
 long form, argument #5 = 9223372036854775807:
   blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be at most 1000, 9223372036854775807 given
@@ -343,8 +337,6 @@ long form, argument #5 = 'x':
 long form, argument #5 = array():
   blocks   TypeError: Class::__construct(): Argument #5 ($blocks) must be of type int, array given
   gcra     TypeError: Class::__construct(): Argument #5 ($period) must be of type float, array given
-long form, argument #5 = 1.5:
-  blocks   ValueError: Class::__construct(): Argument #5 ($blocks) must be a whole number, 1.5 given
 short form, argument #4 = 0:
   blocks   accepted
   gcra     ValueError: Class::__construct(): Argument #4 ($period) must be greater than 0
@@ -352,15 +344,11 @@ short form, argument #4 = -1:
   blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -1 given
   gcra     ValueError: Class::__construct(): Argument #4 ($period) must be greater than 0
 short form, argument #4 = NAN:
-  blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be a finite integer
+  blocks   TypeError: Class::__construct(): Argument #4 ($blocks) must be of type int, float given
   gcra     ValueError: Class::__construct(): Argument #4 ($period) must be a finite number of seconds
 short form, argument #4 = 9223372036854775807:
   blocks   ValueError: Class::__construct(): Argument #4 ($blocks) must be at most 1000, 9223372036854775807 given
   gcra     ValueError: Class::__construct(): Argument #4 ($period) must be at most 315360000 seconds (10 years)
-long form, argument #3 = 1.5:
-  token    ValueError: Class::__construct(): Argument #3 ($capacity) must be a whole number, 1.5 given
-  leaky    ValueError: Class::__construct(): Argument #3 ($bucketCapacity) must be a whole number, 1.5 given
-  gcra     ValueError: Class::__construct(): Argument #3 ($maxBurst) must be a whole number, 1.5 given
 == what only one class checks
 ValueError: FixedWindowRateLimiter::__construct(): Argument #3 ($window) must be at least 0.001 (one millisecond)
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #3 ($windowSize) must be at least 0.001 (one millisecond)
@@ -368,7 +356,7 @@ ValueError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) mus
 ValueError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) must be at least 1000/315360000 per second (a bucket must fill or empty within 10 years)
 ValueError: GcraRateLimiter::__construct(): Argument #3 ($maxBurst) must be at most 1099511627775
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1000, 60001 given
-ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $window, $limit), 4 given
+ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form, 4 given; the short form is ($key, $window, $limit), the long form is ($connection, $keyPrefix, $window, $limit)
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #5 ($blocks) must be at most 1, so that each slice of the window lasts at least 1 ms; 2 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be at most 1000, 1001 given
 ValueError: SlidingWindowRateLimiter::__construct(): Argument #4 ($blocks) must be greater than or equal to 0, -2 given
@@ -383,7 +371,6 @@ ValueError: GcraRateLimiter::__construct(): Argument #2 ($maxBurst) must be at m
 ValueError: GcraRateLimiter::throttle(): Argument #2 ($quantity) must be greater than or equal to 0
 ValueError: GcraRateLimiter::throttle(): Argument #2 ($quantity) must be greater than or equal to 0
 TypeError: GcraRateLimiter::throttle(): Argument #2 ($quantity) must be of type int, string given
-ValueError: GcraRateLimiter::throttle(): Argument #2 ($quantity) must be a whole number, 1.5 given
 TypeError: GcraRateLimiter::throttle(): Argument #1 ($id) must be of type string, array given
 ValueError: GcraRateLimiter::throttle(): Argument #1 ($id) makes a Redis key of 9002 bytes; keys are limited to 8192
 the most blocks, 1000 slices of 1 ms in 1 s: no exception

@@ -49,7 +49,9 @@ foreach (rl_classes() as $kind => $c) {
         'short form, one argument short' => fn () => new $class('k', ...array_slice($shortRequired, 0, -1)),
         'long form, one argument too many' => fn () => new $class(RL_URL, 'k', ...array_pad(array_values($params), $longMax - 1, 1)),
         'short form, one argument too many' => fn () => new $class('k', ...array_pad($short, $c['shortMax'], 1)),
-        'a string second argument means the long form' => fn () => new $class('k', '1', ...array_slice($short, 1)),
+        'a string second argument no number reads means the long form' => fn () => new $class('k', 'p1', ...array_slice($short, 1)),
+        // new FixedWindowRateLimiter('api', '60', 5): values from the environment, the short form's count.
+        'a numeric string second argument, the short form\'s count: the short form' => fn () => new $class('k', '1', ...array_slice($short, 1)),
     ];
     foreach ($errors as $name => $make) {
         ob_start();
@@ -90,19 +92,19 @@ the key where it must be, in every form, of type:
   leaky    string
   gcra     string
 long form, one argument short:
-  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
-  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
-  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
-  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
-  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
-  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) of the long form not passed; the short form is ($key, $window, $limit), the long form is ($connection, $keyPrefix, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) of the long form not passed; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) of the long form not passed; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) of the long form not passed; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $capacity, $refillRate)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) of the long form not passed; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) of the long form not passed; the short form is ($key, $maxBurst, $count, $period), the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
 short form, one argument short:
-  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit)
-  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
-  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) not passed; the short form is ($key, $window, $limit, $blocks)
-  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
-  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) not passed; the short form is ($key, $rate, $capacity)
-  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #4 ($period) not passed; the short form is ($key, $maxBurst, $count, $period)
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #3 ($limit) of the short form not passed; the short form is ($key, $window, $limit), the long form is ($connection, $keyPrefix, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) of the short form not passed; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #3 ($limit) of the short form not passed; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #3 ($capacity) of the short form not passed; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $capacity, $refillRate)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #3 ($capacity) of the short form not passed; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #4 ($period) of the short form not passed; the short form is ($key, $maxBurst, $count, $period), the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
 long form, one argument too many:
   fixed    ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 4 arguments, 5 given
   sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 5 arguments, 6 given
@@ -111,19 +113,20 @@ long form, one argument too many:
   leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 5 arguments, 6 given
   gcra     ArgumentCountError: GcraRateLimiter::__construct() expects at most 5 arguments, 6 given
 short form, one argument too many:
-  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $window, $limit), 4 given
-  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
-  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $window, $limit, $blocks), 5 given
-  token    ArgumentCountError: TokenBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
-  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 3 arguments in the short form ($key, $rate, $capacity), 4 given
-  gcra     ArgumentCountError: GcraRateLimiter::__construct() expects at most 4 arguments in the short form ($key, $maxBurst, $count, $period), 5 given
-a string second argument means the long form:
-  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) not passed; the long form is ($connection, $keyPrefix, $window, $limit)
-  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) not passed; the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct() expects at most 3 arguments in the short form, 4 given; the short form is ($key, $window, $limit), the long form is ($connection, $keyPrefix, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form, 5 given; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  blocks   ArgumentCountError: SlidingWindowRateLimiter::__construct() expects at most 4 arguments in the short form, 5 given; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct() expects at most 3 arguments in the short form, 4 given; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $capacity, $refillRate)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct() expects at most 3 arguments in the short form, 4 given; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct() expects at most 4 arguments in the short form, 5 given; the short form is ($key, $maxBurst, $count, $period), the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
+a string second argument no number reads means the long form:
+  fixed    ArgumentCountError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) of the long form not passed; the short form is ($key, $window, $limit), the long form is ($connection, $keyPrefix, $window, $limit)
+  sliding  ArgumentCountError: SlidingWindowRateLimiter::__construct(): Argument #4 ($maxRequests) of the long form not passed; the short form is ($key, $window, $limit, $blocks), the long form is ($connection, $keyPrefix, $windowSize, $maxRequests, $blocks)
   blocks   ValueError: SlidingWindowRateLimiter::__construct(): Argument #1 ($connection) is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "k"
-  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) not passed; the long form is ($connection, $keyPrefix, $capacity, $refillRate)
-  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) not passed; the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
-  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) not passed; the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
+  token    ArgumentCountError: TokenBucketRateLimiter::__construct(): Argument #4 ($refillRate) of the long form not passed; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $capacity, $refillRate)
+  leaky    ArgumentCountError: LeakyBucketRateLimiter::__construct(): Argument #4 ($leakRate) of the long form not passed; the short form is ($key, $rate, $capacity), the long form is ($connection, $keyPrefix, $bucketCapacity, $leakRate, $requestSize)
+  gcra     ArgumentCountError: GcraRateLimiter::__construct(): Argument #5 ($period) of the long form not passed; the short form is ($key, $maxBurst, $count, $period), the long form is ($connection, $keyPrefix, $maxBurst, $count, $period)
+a numeric string second argument, the short form's count: the short form: no exception
 == optional arguments: null or a numeric string takes the value it means
 blocks null       YYn 0 limit=2 zset
 blocks '0'        YYn 0 limit=2 zset

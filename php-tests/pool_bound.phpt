@@ -175,4 +175,4 @@ block_cache => 0
 targets 3, dropped at least 40, phpinfo small
 -- 16 targets, twice, under a 16-descriptor limit: the bound keeps the process alive
 4: all 32 allowed, fopen ok
-64: some failed, fopen failed, last error: Redis at redis://HOST:PORT db 15: Too many open files (os error 24)
+64: some failed, fopen failed, last error: Redis at redis://HOST:PORT db 15: Too many open files

@@ -33,7 +33,7 @@ rl_throws(fn () => new RateLimitResult(false, 5, 0, -1.0));
 rl_throws(fn () => new RateLimitResult(false, 5, 0, 1.0, NAN));
 rl_throws(fn () => new RateLimitResult(true, 5, 0, delay: INF));
 rl_throws(fn () => new RateLimitResult(true, 'five', 0));
-rl_throws(fn () => new RateLimitResult(true, 5, 2.5));
+rl_throws(fn () => new RateLimitResult(true, 5, INF));   // 2.5 is PHP's coercion (2, deprecated): strict_types_scalars.phpt
 rl_throws(fn () => new RateLimitResult([], 5, 0));
 rl_throws(fn () => new RateLimitResult(true, 5, 0, 'soon'));
 rl_throws(fn () => new RateLimitResult(true, 5));
@@ -110,7 +110,7 @@ ValueError: RateLimitResult::__construct(): Argument #4 ($retryAfter) must be gr
 ValueError: RateLimitResult::__construct(): Argument #5 ($resetAfter) must be a finite number of seconds
 ValueError: RateLimitResult::__construct(): Argument #6 ($delay) must be a finite number of seconds
 TypeError: RateLimitResult::__construct(): Argument #2 ($limit) must be of type int, string given
-ValueError: RateLimitResult::__construct(): Argument #3 ($remaining) must be a whole number, 2.5 given
+TypeError: RateLimitResult::__construct(): Argument #3 ($remaining) must be of type int, float given
 TypeError: RateLimitResult::__construct(): Argument #1 ($allowed) must be of type bool, array given
 TypeError: RateLimitResult::__construct(): Argument #4 ($retryAfter) must be of type float, string given
 ArgumentCountError: RateLimitResult::__construct() expects at least 3 arguments, 2 given

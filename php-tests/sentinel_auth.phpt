@@ -21,7 +21,7 @@ $probe = new RlClient();
 $probe->connect($host, (int) $port);
 $sentinelAcl = @$probe->auth(['sam', 'sam-pw']) === true;
 $acl = fn (string $got) => $got === ($sentinelAcl ? 'YYn'
-    : 'RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster user default sentinel user sam: no sentinel answered (127.0.0.1:PORT: Password authentication failed - AuthenticationFailed)')
+    : 'RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster user default sentinel user sam: no sentinel answered (127.0.0.1:PORT: authentication failed (wrong user name or password))')
     ? 'as the sentinel allows (YYn with ACL users; refused by a Redis 6.0 sentinel)' : "UNEXPECTED: $got";
 foreach ([
     "both passwords (DSN)" => "redis-sentinel://:master-pw@$s?sentinel_password=sentinel-pw#mymaster",
@@ -49,6 +49,6 @@ both passwords (array): YYn
 a sentinel ACL user (DSN): as the sentinel allows (YYn with ACL users; refused by a Redis 6.0 sentinel)
 a sentinel ACL user (array): as the sentinel allows (YYn with ACL users; refused by a Redis 6.0 sentinel)
 no sentinel password: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: no sentinel answered (127.0.0.1:PORT: NOAUTH Authentication required.)
-a wrong sentinel password: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: no sentinel answered (127.0.0.1:PORT: Password authentication failed - AuthenticationFailed)
+a wrong sentinel password: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: no sentinel answered (127.0.0.1:PORT: authentication failed (wrong user name or password))
 no master password: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: the master 127.0.0.1:PORT the sentinels named: NOAUTH Authentication required.
-a wrong master password: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: the master 127.0.0.1:PORT the sentinels named: Password authentication failed - AuthenticationFailed
+a wrong master password: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: the master 127.0.0.1:PORT the sentinels named: authentication failed (wrong user name or password)

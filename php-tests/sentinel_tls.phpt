@@ -58,6 +58,6 @@ token    YYYn  tokens 0.0
 leaky    YYYn  level 3.0
 gcra     YYYn  TAT 3.0 intervals ahead
 -- what cannot work
-no cafile (the system trust store): RateLimiterException: Redis at rediss-sentinel://127.0.0.1:PORT#mymaster: no sentinel answered (127.0.0.1:PORT: TLS handshake failed: the server's certificate does not verify: it is not signed by a trusted CA (cafile) (invalid peer certificate: UnknownIssuer))
+no cafile (the system trust store): RateLimiterException: Redis at rediss-sentinel://127.0.0.1:PORT#mymaster: no sentinel answered (127.0.0.1:PORT: TLS handshake failed: the server's certificate does not verify: it is not signed by a trusted CA (cafile))
 verify_peer=0: YYn
 plain to a TLS sentinel: RateLimiterException: Redis at redis-sentinel://127.0.0.1:PORT#mymaster: no sentinel answered (127.0.0.1:PORT: %s)

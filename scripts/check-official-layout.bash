@@ -8,12 +8,15 @@
 #   2. make install: the .so in that PHP's extension dir and 20-ratelimit.ini in
 #      its scan dir, loaded by its php and php-fpm; nothing written to /etc/php;
 #      make uninstall: exactly that removed.
-#   3. The Dockerfile of docs/install.md: its build step (the RUN after the
-#      "PIE's steps" comment: phpize in composer.json's build-path, configure,
-#      make, make install, then enabling) run verbatim in a copy of the
-#      checkout at /usr/src/ratelimit, as its COPY puts it; loaded by php and
-#      php-fpm; then removed again. (Its first RUN, installing a Rust
-#      toolchain, is the host's toolchain here.)
+#   3. The project's Dockerfile (docs/install.md shows it): its build step (the
+#      RUN after the "PIE's steps" comment: phpize in composer.json's
+#      build-path, configure, make, make install, the .so and ini into /out)
+#      run verbatim in a copy of the checkout at /usr/src/ratelimit, as its
+#      COPY puts it; then its runtime stage's RUN (after COPY --from=build, which
+#      is done here by copying /out) puts only those two files in place; loaded
+#      by php and php-fpm, ratelimit.redis_url from RATELIMIT_REDIS_URL; then
+#      removed again. (Its first RUN, installing a Rust toolchain, is the host's
+#      toolchain here.)
 # Ends "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,26 +59,37 @@ check "make uninstall removed the ini" test ! -e "$scan_dir/20-ratelimit.ini"
 check "php -m no longer lists ratelimit" eval '! lists_ratelimit "$php_bin"'
 rm -f /tmp/check-official-install.log
 
-echo "-- 3. docs/install.md's Dockerfile: PIE's steps, then enabled"
-# The RUN instruction after "# PIE's steps" in the dockerfile block, its
-# continuation lines joined: exactly what a user's image build runs.
-build_step=$(awk '/^```dockerfile/ {in_block = 1; next} /^```/ {in_block = 0}
-  in_block && /^# PIE.s steps/ {take = 1; next}
-  in_block && take { line = $0; cont = sub(/\\$/, "", line); sub(/^RUN /, "", line); printf "%s ", line; if (!cont) exit }' docs/install.md)
-if [ -z "$build_step" ]; then
-  fail "docs/install.md has no dockerfile block with a RUN after \"# PIE's steps\""
+echo "-- 3. the Dockerfile: PIE's steps in the build stage, the .so and its ini in the runtime stage"
+# A RUN instruction of the Dockerfile, its continuation lines joined: the one
+# after the line matching $1. Exactly what an image build runs.
+run_after() {
+  awk -v mark="$1" '$0 ~ mark {take = 1; next}
+    take && /^RUN / || take == 2 { take = 2; line = $0; cont = sub(/\\$/, "", line); sub(/^RUN /, "", line); printf "%s ", line; if (!cont) exit }' Dockerfile
+}
+build_step=$(run_after "^# PIE.s steps")
+runtime_step=$(run_after "^COPY --from=build /out/ /usr/src/ratelimit-build/")
+if [ -z "$build_step" ] || [ -z "$runtime_step" ]; then
+  fail "the Dockerfile has no RUN after \"# PIE's steps\" or after its COPY --from=build"
 else
-  echo "  RUN $build_step"
-  rm -rf /usr/src/ratelimit && cp -a . /usr/src/ratelimit
+  echo "  build stage: RUN $build_step"
+  echo "  runtime stage: RUN $runtime_step"
+  rm -rf /usr/src/ratelimit /out /usr/src/ratelimit-build && cp -a . /usr/src/ratelimit
   rm -rf /usr/src/ratelimit/modules /usr/src/ratelimit/target
   export PHP_INI_DIR=$prefix/etc/php
   if bash -ec "$build_step" >/tmp/check-official-pie.log 2>&1; then ok "the build step ran"; else tail -30 /tmp/check-official-pie.log; fail "the build step"; fi
+  check "the build stage left only the .so and its ini in /out" test "$(ls /out 2>/dev/null | tr '\n' ' ')" = "ratelimit.ini ratelimit.so "
+  # The runtime stage starts from a PHP without the extension: what make install put there goes.
+  rm -f "$ext_dir/ratelimit.so"
+  cp -a /out /usr/src/ratelimit-build
+  if bash -ec "$runtime_step" >/tmp/check-official-pie.log 2>&1; then ok "the runtime step ran"; else tail -30 /tmp/check-official-pie.log; fail "the runtime step"; fi
   check "the .so in $ext_dir" test -f "$ext_dir/ratelimit.so"
   check "php -m lists ratelimit" lists_ratelimit "$php_bin"
   [ -z "$fpm" ] || check "php-fpm -m lists ratelimit" lists_ratelimit "$fpm"
   check "a limiter decides (memory://)" test "$("$php_bin" -r '$l = new TokenBucketRateLimiter("memory://", "k", 2, 1); echo (int) $l->isAllowed(), (int) $l->isAllowed(), (int) $l->isAllowed();')" = 110
+  check "ratelimit.redis_url is the container's RATELIMIT_REDIS_URL" \
+    test "$(RATELIMIT_REDIS_URL=redis://cache.internal:6380/2 "$php_bin" -r 'echo ini_get("ratelimit.redis_url");')" = redis://cache.internal:6380/2
   rm -f "$scan_dir/docker-php-ext-ratelimit.ini" "$ext_dir/ratelimit.so" /tmp/check-official-pie.log
-  rm -rf /usr/src/ratelimit
+  rm -rf /usr/src/ratelimit /out /usr/src/ratelimit-build
   check "removed again" eval '! lists_ratelimit "$php_bin"'
 fi
 echo "$passed passed, $failed failed"

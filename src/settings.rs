@@ -1,7 +1,10 @@
 //! The `ratelimit.*` ini settings. Each entry has an `on_modify` handler that
 //! parses the new value once and stores it here, so the hot path reads a
 //! thread-local value instead of looking the setting up by name on every call. A value that does not
-//! parse is refused (`ini_set()` returns false and the old value stays).
+//! parse is refused (`ini_set()` returns false and the old value stays); one
+//! given in php.ini, `-d` or a pool's `php_admin_value` is also reported as a PHP
+//! warning naming the setting, the value given and the value kept
+//! (`startup_warning`), since the engine would drop it in silence.
 
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
@@ -92,34 +95,43 @@ pub fn parse_seconds(s: &str) -> Option<Duration> {
     (v.is_finite() && v > 0.0 && v <= 86_400.0).then(|| Duration::from_micros((v * 1e6).round().max(1.0) as u64))
 }
 
-type Apply = fn(&[u8]) -> bool;
+/// Takes a value, or says in plain words what the setting expects.
+type Apply = fn(&[u8]) -> Result<(), String>;
 
-fn apply_redis_url(v: &[u8]) -> bool {
-    let Ok(s) = std::str::from_utf8(v) else { return false };
-    let valid = match crate::memory::parse_dsn(s) {
-        Some(name) => name.is_ok(),
-        None => crate::redis::dsn::parse_dsn(s).is_ok(),
+/// The bytes as text, or what a setting says of bytes that are not.
+fn text(v: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(v).map_err(|_| "expected UTF-8 text".to_string())
+}
+
+/// `Ok` when `parsed` is `Some`, after `store` took it; else `expected`.
+fn take<T>(parsed: Option<T>, store: impl FnOnce(T), expected: &str) -> Result<(), String> {
+    let value = parsed.ok_or_else(|| expected.to_string())?;
+    store(value);
+    Ok(())
+}
+
+fn apply_redis_url(v: &[u8]) -> Result<(), String> {
+    let s = text(v)?;
+    // Empty: the default (an ini line "${RATELIMIT_REDIS_URL}" with that variable unset).
+    if s.trim().is_empty() {
+        REDIS_URL.set(String::new());
+        return Ok(());
+    }
+    let parsed = match crate::memory::parse_dsn(s) {
+        Some(name) => name.map(|_| ()),
+        None => crate::redis::dsn::parse_dsn(s).map(|_| ()),
     };
-    if !valid {
-        return false;
-    }
+    // The DSN parser speaks of the `$connection` argument; here it is the setting.
+    parsed.map_err(|e| e.to_string().trim_start_matches("$connection ").to_string())?;
     REDIS_URL.set(s.to_string());
-    true
+    Ok(())
 }
-fn apply_connect_timeout(v: &[u8]) -> bool {
-    store_seconds(&CONNECT_TIMEOUT_US, v)
+const SECONDS: &str = "expected seconds, a number above 0 and at most 86400";
+fn apply_connect_timeout(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(parse_seconds), |d| CONNECT_TIMEOUT_US.set(d.as_micros() as u64), SECONDS)
 }
-fn apply_timeout(v: &[u8]) -> bool {
-    store_seconds(&TIMEOUT_US, v)
-}
-fn store_seconds(slot: &'static std::thread::LocalKey<Cell<u64>>, v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(parse_seconds) {
-        Some(d) => {
-            slot.set(d.as_micros() as u64);
-            true
-        }
-        None => false,
-    }
+fn apply_timeout(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(parse_seconds), |d| TIMEOUT_US.set(d.as_micros() as u64), SECONDS)
 }
 /// A boolean as php.ini writes one.
 pub fn parse_bool(s: &str) -> Option<bool> {
@@ -129,77 +141,43 @@ pub fn parse_bool(s: &str) -> Option<bool> {
         _ => None,
     }
 }
-fn apply_block_cache(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(parse_bool) {
-        Some(on) => {
-            BLOCK_CACHE.set(on);
-            true
-        }
-        None => false,
-    }
+const BOOL: &str = "expected 1, on, yes or true, or 0, off, no or false";
+fn apply_block_cache(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(parse_bool), |on| BLOCK_CACHE.set(on), BOOL)
 }
 /// Entries per process: 1 to 10 million.
-fn apply_block_cache_size(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| (1..=10_000_000).contains(n)) {
-        Some(n) => {
-            BLOCK_CACHE_SIZE.set(n);
-            true
-        }
-        None => false,
-    }
+fn apply_block_cache_size(v: &[u8]) -> Result<(), String> {
+    let n = text(v).ok().and_then(|s| s.trim().parse::<u64>().ok()).filter(|n| (1..=10_000_000).contains(n));
+    take(n, |n| BLOCK_CACHE_SIZE.set(n), "expected a whole number of entries from 1 to 10000000")
 }
-fn apply_on_error(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(OnError::parse) {
-        Some(p) => {
-            ON_ERROR.set(p as u8);
-            true
-        }
-        None => false,
-    }
+fn apply_on_error(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(OnError::parse), |p| ON_ERROR.set(p as u8), "expected throw, allow or deny")
 }
-fn apply_key_prefix(v: &[u8]) -> bool {
+fn apply_key_prefix(v: &[u8]) -> Result<(), String> {
     KEY_PREFIX.set(v.to_vec());
-    true
+    Ok(())
 }
-fn apply_max_connections(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(parse_count) {
-        Some(n) => {
-            crate::redis::pool::set_max_connections(n as usize);
-            true
-        }
-        None => false,
-    }
+fn apply_max_connections(v: &[u8]) -> Result<(), String> {
+    let n = text(v).ok().and_then(parse_count);
+    take(n, |n| crate::redis::pool::set_max_connections(n as usize), "expected a whole number of connections from 1 to 65536")
 }
 /// `auto` or `off`. php.ini and `-d` hand a bare `off` over as "" (and `on`
 /// as "1"), so those count too.
-fn apply_server_module(v: &[u8]) -> bool {
-    let auto = match std::str::from_utf8(v).map(|s| s.trim().to_ascii_lowercase()).as_deref() {
-        Ok("auto" | "on" | "1") => true,
-        Ok("off" | "" | "0") => false,
-        _ => return false,
+fn apply_server_module(v: &[u8]) -> Result<(), String> {
+    let auto = match text(v).map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Ok("auto" | "on" | "1") => Some(true),
+        Ok("off" | "" | "0") => Some(false),
+        _ => None,
     };
-    SERVER_MODULE.set(auto);
-    true
+    take(auto, |auto| SERVER_MODULE.set(auto), "expected auto or off")
 }
 
-fn apply_dry_run(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(parse_bool) {
-        Some(on) => {
-            DRY_RUN.set(on);
-            true
-        }
-        None => false,
-    }
+fn apply_dry_run(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(parse_bool), |on| DRY_RUN.set(on), BOOL)
 }
 /// `off`, `local` or `redis` (php.ini hands a bare `off` over as "").
-fn apply_metrics(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(MetricsMode::parse) {
-        Some(mode) => {
-            METRICS.set(mode);
-            true
-        }
-        None => false,
-    }
+fn apply_metrics(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(MetricsMode::parse), |mode| METRICS.set(mode), "expected off, local or redis")
 }
 /// `ratelimit.multiplex`: `auto`, `off` (php.ini hands a bare `off` over as
 /// ""), or how many shared connections per target, 1 to `pool::LANES`.
@@ -212,34 +190,79 @@ pub fn parse_multiplex(s: &str) -> Option<crate::redis::pool::Multiplex> {
         n => n.parse::<usize>().ok().filter(|n| (1..=LANES).contains(n) && s.bytes().all(|b| b.is_ascii_digit())).map(Multiplex::Shared),
     }
 }
-fn apply_multiplex(v: &[u8]) -> bool {
-    match std::str::from_utf8(v).ok().and_then(parse_multiplex) {
-        Some(m) => {
-            crate::redis::pool::set_multiplex(m);
-            true
-        }
-        None => false,
-    }
+fn apply_multiplex(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(parse_multiplex), crate::redis::pool::set_multiplex, "expected auto, off or a number of shared connections from 1 to 8")
 }
 
-/// The engine's `on_modify` hook: `mh_arg1` carries the `Apply` function of the entry.
+/// Zend/zend_ini.h: the stages at which the engine sets a value.
+const STAGE_STARTUP: c_int = 1 << 0;
+const STAGE_RUNTIME: c_int = 1 << 4;
+const STAGE_DEACTIVATE: c_int = 1 << 3;
+
+/// The engine's `on_modify` hook: `mh_arg1` carries the index of the entry.
 /// Runs outside any PHP call, so a panic must be caught here (it would abort otherwise).
 unsafe extern "C" fn on_modify(
-    _entry: *mut zend_ini_entry,
+    entry: *mut zend_ini_entry,
     new_value: *mut zend_string,
     mh_arg1: *mut c_void,
     _mh_arg2: *mut c_void,
     _mh_arg3: *mut c_void,
-    _stage: c_int,
+    stage: c_int,
 ) -> c_int {
     const SUCCESS: c_int = 0;
     const FAILURE: c_int = -1;
     // SAFETY: the engine passes null or the new value's zend_string, alive for this call.
     let bytes: &[u8] = if new_value.is_null() { b"" } else { unsafe { (*(new_value as *const ZendStr)).as_bytes() } };
-    match std::panic::catch_unwind(|| apply(mh_arg1 as usize, bytes)) {
-        Ok(true) => SUCCESS,
-        _ => FAILURE,
+    let index = mh_arg1 as usize;
+    match std::panic::catch_unwind(|| check(index, bytes)) {
+        Ok(Ok(())) => SUCCESS,
+        Ok(Err(why)) => {
+            // ini_set() says false and the caller sees it; restoring a value at
+            // request end never fails. Anywhere else (php.ini, -d, a pool's
+            // php_admin_value, .htaccess) nobody would learn of it: the engine
+            // keeps the old value in silence.
+            if stage != STAGE_RUNTIME && stage != STAGE_DEACTIVATE {
+                // At startup the entry has no value yet: the engine falls back to the default.
+                // SAFETY: the engine passes the entry being modified, alive for this call.
+                let current = if stage == STAGE_STARTUP { None } else { unsafe { entry.as_ref() }.and_then(|e| unsafe { e.value.as_ref() }) };
+                let kept = current.map_or_else(|| default_of(index).to_vec(), |v| v.as_bytes().to_vec());
+                let _ = std::panic::catch_unwind(|| warn_refused(index, bytes, &kept, &why));
+            }
+            FAILURE
+        }
+        Err(_) => FAILURE,
     }
+}
+
+/// The startup warning for a refused value: the setting, the value given, why, and the value kept.
+fn warn_refused(index: usize, given: &[u8], kept: &[u8], why: &str) {
+    let message = refused_message(index, given, kept, why);
+    // E_CORE_WARNING, as PHP's own startup problems ("Module … already loaded"): shown as
+    // "PHP Warning" and, unlike E_WARNING, not dropped by a php-fpm worker applying its
+    // pool's php_admin_value before any request has set error_reporting.
+    ext_php_rs::error::php_error(&ext_php_rs::flags::ErrorType::CoreWarning, &message);
+}
+
+fn refused_message(index: usize, given: &[u8], kept: &[u8], why: &str) -> String {
+    let name = NAMES.get(index).map_or("ratelimit.?".into(), |(name, _)| name.to_string_lossy());
+    // The DSN's password is not printed (logs are shared); nor is a NUL byte.
+    let show = |v: &[u8]| {
+        if index == REDIS_URL_INDEX {
+            crate::redis::redact::shown_dsn(&String::from_utf8_lossy(v))
+        } else {
+            crate::redis::redact::shown_bytes(v)
+        }
+    };
+    if index == REDIS_URL_INDEX {
+        // The DSN parser's words already show the value: "is not a valid Redis DSN (…): \"…\"".
+        return format!("{name} {why}; keeping \"{}\"", show(kept));
+    }
+    format!("{name}: \"{}\" is not a valid value ({why}); keeping \"{}\"", show(given), show(kept))
+}
+
+/// The default of the entry at `index`, as the ini table declares it.
+fn default_of(index: usize) -> &'static [u8] {
+    NAMES.get(index).map_or(b"", |(_, default)| default.to_bytes())
 }
 
 /// The entry at `index` of the ini table takes `value`, as its `on_modify`
@@ -247,8 +270,15 @@ unsafe extern "C" fn on_modify(
 /// Public for the fuzz target that gives every entry any bytes
 /// (fuzz/fuzz_targets/ini_values.rs).
 pub fn apply(index: usize, value: &[u8]) -> bool {
-    APPLIERS.get(index).is_some_and(|f| f(value))
+    check(index, value).is_ok()
 }
+
+/// `apply`, saying why a value was refused.
+fn check(index: usize, value: &[u8]) -> Result<(), String> {
+    APPLIERS.get(index).map_or(Err("unknown setting".to_string()), |f| f(value))
+}
+
+const REDIS_URL_INDEX: usize = 0;
 
 /// How many entries the ini table has.
 pub const ENTRIES: usize = APPLIERS.len();
@@ -269,8 +299,8 @@ static APPLIERS: [Apply; 12] = [
     apply_multiplex,
 ];
 
-const fn entry(name: &'static std::ffi::CStr, default: &'static std::ffi::CStr, index: usize) -> IniEntryDef {
-    let mut def = IniEntryDef::new(name, default, IniEntryPermission::All);
+const fn entry(index: usize) -> IniEntryDef {
+    let mut def = IniEntryDef::new(NAMES[index].0, NAMES[index].1, IniEntryPermission::All);
     def.on_modify = Some(on_modify);
     def.mh_arg1 = std::ptr::without_provenance_mut(index);
     def
@@ -282,21 +312,39 @@ const fn with_displayer(mut def: IniEntryDef, displayer: unsafe extern "C" fn(*m
     def
 }
 
+/// The settings' names and defaults, in table order (what phpinfo, the shipped
+/// `ratelimit.ini` and the startup warnings name). A table of its own, so the
+/// unit tests read it without the engine's hooks that `INI_ENTRIES` holds.
+const NAMES: [(&std::ffi::CStr, &std::ffi::CStr); ENTRIES] = [
+    (c"ratelimit.redis_url", c"redis://127.0.0.1:6379"),
+    (c"ratelimit.connect_timeout", c"1.0"),
+    (c"ratelimit.timeout", c"1.0"),
+    (c"ratelimit.on_error", c"throw"),
+    (c"ratelimit.key_prefix", c""),
+    (c"ratelimit.block_cache", c"0"),
+    (c"ratelimit.block_cache_size", c"10000"),
+    (c"ratelimit.max_connections", c"64"),
+    (c"ratelimit.server_module", c"auto"),
+    (c"ratelimit.dry_run", c"0"),
+    (c"ratelimit.metrics", c"off"),
+    (c"ratelimit.multiplex", c"auto"),
+];
+
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
 pub static INI_ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
-    with_displayer(entry(c"ratelimit.redis_url", c"redis://127.0.0.1:6379", 0), crate::php::ini_display::redis_url_displayer),
-    entry(c"ratelimit.connect_timeout", c"1.0", 1),
-    entry(c"ratelimit.timeout", c"1.0", 2),
-    entry(c"ratelimit.on_error", c"throw", 3),
-    with_displayer(entry(c"ratelimit.key_prefix", c"", 4), crate::php::ini_display::key_prefix_displayer),
-    entry(c"ratelimit.block_cache", c"0", 5),
-    entry(c"ratelimit.block_cache_size", c"10000", 6),
-    entry(c"ratelimit.max_connections", c"64", 7),
-    entry(c"ratelimit.server_module", c"auto", 8),
-    entry(c"ratelimit.dry_run", c"0", 9),
-    entry(c"ratelimit.metrics", c"off", 10),
-    entry(c"ratelimit.multiplex", c"auto", 11),
+    with_displayer(entry(0), crate::php::ini_display::redis_url_displayer),
+    entry(1),
+    entry(2),
+    entry(3),
+    with_displayer(entry(4), crate::php::ini_display::key_prefix_displayer),
+    entry(5),
+    entry(6),
+    entry(7),
+    entry(8),
+    entry(9),
+    entry(10),
+    entry(11),
     IniEntryDef::end(),
 ]);
 
@@ -331,11 +379,11 @@ mod tests {
     #[test]
     fn server_module_is_auto_or_off_as_ini_files_write_them() {
         for (v, auto) in [("auto", true), ("AUTO", true), ("on", true), ("1", true), ("off", false), ("", false), ("0", false)] {
-            assert!(apply_server_module(v.as_bytes()), "{v:?}");
+            assert!(apply_server_module(v.as_bytes()).is_ok(), "{v:?}");
             assert_eq!(server_module(), auto, "{v:?}");
         }
-        assert!(!apply_server_module(b"maybe"));
-        apply_server_module(b"auto");
+        assert_eq!(apply_server_module(b"maybe"), Err("expected auto or off".to_string()));
+        apply_server_module(b"auto").unwrap();
     }
 
     #[test]
@@ -347,12 +395,12 @@ mod tests {
             ("Local", MetricsMode::Local),
             (" redis ", MetricsMode::Redis),
         ] {
-            assert!(apply_metrics(v.as_bytes()), "{v:?}");
+            assert!(apply_metrics(v.as_bytes()).is_ok(), "{v:?}");
             assert_eq!(metrics(), mode, "{v:?}");
         }
-        assert!(!apply_metrics(b"on"));
-        assert!(!apply_dry_run(b"maybe"));
-        apply_metrics(b"off");
+        assert!(apply_metrics(b"on").is_err());
+        assert!(apply_dry_run(b"maybe").is_err());
+        apply_metrics(b"off").unwrap();
     }
 
     #[test]
@@ -378,5 +426,26 @@ mod tests {
         }
         // The ini table's default (c"64") is the constant the pool starts with.
         assert_eq!(parse_count("64"), Some(crate::redis::pool::DEFAULT_MAX_CONNECTIONS as u64));
+    }
+
+    #[test]
+    fn a_refused_value_is_named_with_the_value_kept_and_no_password() {
+        let why = check(REDIS_URL_INDEX, b"redis//u:secret@myredis:6379").unwrap_err();
+        let m = refused_message(REDIS_URL_INDEX, b"redis//u:secret@myredis:6379", default_of(REDIS_URL_INDEX), &why);
+        assert!(m.starts_with("ratelimit.redis_url is not a valid Redis DSN ("), "{m}");
+        assert!(m.contains("\"***@myredis:6379\""), "{m}");
+        assert!(m.ends_with("; keeping \"redis://127.0.0.1:6379\""), "{m}");
+        assert!(!m.contains("secret") && !m.contains("$connection"), "{m}");
+        let on_error = 3;
+        let why = check(on_error, b"bogus").unwrap_err();
+        assert_eq!(
+            refused_message(on_error, b"bogus", default_of(on_error), &why),
+            "ratelimit.on_error: \"bogus\" is not a valid value (expected throw, allow or deny); keeping \"throw\""
+        );
+        // Every entry refuses something except the key prefix, which takes any bytes.
+        for index in (0..ENTRIES).filter(|&i| i != 4) {
+            assert!(check(index, b"\xffbogus").is_err(), "{index}");
+            assert!(check(index, default_of(index)).is_ok(), "{index}: its default");
+        }
     }
 }

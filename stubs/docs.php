@@ -31,7 +31,7 @@ return [
             'reset' => ['doc' => "Deletes the key of \$id. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
             'consumeMany' => ['doc' => "consume(\$id, \$cost) for every id of \$ids, in order, in ONE round trip: exactly the answers\nof single calls in that order (repeated ids included), under the same keys. [] answers [] without Redis.\nAt most 1000 ids. ratelimit.on_error answers for an id whose call failed (or for all when Redis is\nunreachable); with throw, the first failure throws after the whole batch ran.\n@param array<array-key, string> \$ids\n@return array<array-key, RateLimitResult>\n@throws RateLimiterException"],
             '__clone' => ['doc' => 'Limiters cannot be cloned (protected and final: `clone` throws an Error).'],
-            'withDryRun' => ['doc' => "A copy of this limiter (same connection target, keys, policy and \$remaining; of this object's own class) in dry run,\nor enforcing with \$on = false, whatever ratelimit.dry_run says. This limiter is unchanged.\nIn dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes\nnothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true\nand the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members."],
+            'withDryRun' => ['doc' => "A copy of this limiter (same connection target, keys, policy and \$remaining; of this object's own class) in dry run,\nor with \$on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.\nIn dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes\nnothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true\nand the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members."],
             '__debugInfo' => ['doc' => "What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection."],
         ],
     ],
@@ -72,7 +72,7 @@ return [
             'doc' => "At most \$limit requests per window; a window opens at the key's first accepted request.",
             'methods' => [
                 '__construct' => [
-                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$window, int \$limit)\nShort form: (string \$key, float \$window, int \$limit) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$window, int \$limit)\nShort form: (string \$key, float \$window, int \$limit) on ratelimit.redis_url\nThe parameters carry the long form's names (named arguments use them); in the short form a position\nmeans what its @param says after 'short form:'.\n@param $connection \$connection long form: the connection; short form: string \$key, the key prefix on the default connection\n@param string|float \$keyPrefix long form: the key prefix; short form: float \$window, seconds\n@param int|float|null \$window long form: float \$window, seconds; short form: int \$limit, requests per window\n@param ?int \$limit long form: int \$limit, requests per window; short form: not used",
                 ],
             ],
         ],
@@ -80,7 +80,7 @@ return [
             'doc' => "At most \$maxRequests in ANY interval of \$windowSize seconds.\nblocks = 0: an exact log (sorted set); blocks > 0: a counter per windowSize/blocks slice, memory independent of traffic (may deny up to one slice early).",
             'methods' => [
                 '__construct' => [
-                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$windowSize, int \$maxRequests, int \$blocks = 0)\nShort form: (string \$key, float \$window, int \$limit, int \$blocks = 0) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, float \$windowSize, int \$maxRequests, ?int \$blocks = 0)\nShort form: (string \$key, float \$window, int \$limit, ?int \$blocks = 0) on ratelimit.redis_url\nThe parameters carry the long form's names (named arguments use them); in the short form a position\nmeans what its @param says after 'short form:'.\n@param $connection \$connection long form: the connection; short form: string \$key, the key prefix on the default connection\n@param string|float \$keyPrefix long form: the key prefix; short form: float \$window, seconds\n@param int|float|null \$windowSize long form: float \$windowSize, seconds; short form: int \$limit, requests in any window\n@param ?int \$maxRequests long form: int \$maxRequests, requests in any window; short form: ?int \$blocks (null or 0: an exact log)\n@param ?int \$blocks long form: slices per window (null or 0: an exact log); short form: not used",
                 ],
             ],
         ],
@@ -88,7 +88,7 @@ return [
             'doc' => "Starts full with \$capacity tokens, refills continuously at \$refillRate tokens per second; a request takes \$cost tokens.",
             'methods' => [
                 '__construct' => [
-                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$capacity, float \$refillRate)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$capacity, float \$refillRate)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\nThe parameters carry the long form's names (named arguments use them); in the short form a position\nmeans what its @param says after 'short form:'. The buckets' two forms swap rate and capacity.\n@param $connection \$connection long form: the connection; short form: string \$key, the key prefix on the default connection\n@param string|float \$keyPrefix long form: the key prefix; short form: float \$rate, tokens refilled per second\n@param ?int \$capacity long form: int \$capacity, tokens when full; short form: int \$capacity, tokens when full\n@param ?float \$refillRate long form: float \$refillRate, tokens refilled per second; short form: not used",
                 ],
             ],
         ],
@@ -96,7 +96,7 @@ return [
             'doc' => "The level rises by cost × \$requestSize and drains at \$leakRate units per second; an accepted request's \$delay is the level before it / leakRate.",
             'methods' => [
                 '__construct' => [
-                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$bucketCapacity, float \$leakRate, int \$requestSize = 1)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$bucketCapacity, float \$leakRate, ?int \$requestSize = 1)\nShort form: (string \$key, float \$rate, int \$capacity) on ratelimit.redis_url\nThe parameters carry the long form's names (named arguments use them); in the short form a position\nmeans what its @param says after 'short form:'. The buckets' two forms swap rate and capacity.\n@param $connection \$connection long form: the connection; short form: string \$key, the key prefix on the default connection\n@param string|float \$keyPrefix long form: the key prefix; short form: float \$rate, units leaked per second\n@param ?int \$bucketCapacity long form: int \$bucketCapacity, units; short form: int \$capacity, units\n@param ?float \$leakRate long form: float \$leakRate, units leaked per second; short form: not used\n@param ?int \$requestSize long form: units one request of cost 1 takes (null: 1); short form: not used",
                 ],
             ],
         ],
@@ -104,7 +104,7 @@ return [
             'doc' => "GCRA with redis-cell's semantics: \$count per \$period seconds, bursts of \$maxBurst + 1.",
             'methods' => [
                 '__construct' => [
-                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$maxBurst, int \$count, float \$period)\nShort form: (string \$key, int \$maxBurst, int \$count, float \$period) on ratelimit.redis_url\n@param $connection \$connection the connection, or the key in the short form",
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$maxBurst, int \$count, float \$period)\nShort form: (string \$key, int \$maxBurst, int \$count, float \$period) on ratelimit.redis_url\nThe parameters carry the long form's names (named arguments use them); in the short form a position\nmeans what its @param says after 'short form:'.\n@param $connection \$connection long form: the connection; short form: string \$key, the key prefix on the default connection\n@param string|int \$keyPrefix long form: the key prefix; short form: int \$maxBurst, requests beyond the first in a burst\n@param ?int \$maxBurst long form: int \$maxBurst, requests beyond the first in a burst; short form: int \$count, requests per period\n@param int|float|null \$count long form: int \$count, requests per period; short form: float \$period, seconds\n@param ?float \$period long form: float \$period, seconds; short form: not used",
                 ],
                 'throttle' => ['doc' => "Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:\n[limited (0|1), limit (maxBurst + 1), remaining, retryAfter (whole s, -1 when allowed), resetAfter (whole s)].\nquantity 0 peeks.\n@return array{0: int, 1: int, 2: int, 3: int, 4: int}\n@throws RateLimiterException"],
             ],

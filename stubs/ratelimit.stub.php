@@ -198,7 +198,7 @@ final class CompoundRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -271,7 +271,12 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, float $window, int $limit)
      * Short form: (string $key, float $window, int $limit) on ratelimit.redis_url
-     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
+     * The parameters carry the long form's names (named arguments use them); in the short form a position
+     * means what its @param says after 'short form:'.
+     * @param Redis|RedisCluster|array|string|int|float|null $connection long form: the connection; short form: string $key, the key prefix on the default connection
+     * @param string|float $keyPrefix long form: the key prefix; short form: float $window, seconds
+     * @param int|float|null $window long form: float $window, seconds; short form: int $limit, requests per window
+     * @param ?int $limit long form: int $limit, requests per window; short form: not used
      */
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
 
@@ -324,7 +329,7 @@ class FixedWindowRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -351,11 +356,17 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     public readonly ?int $remaining;
 
     /**
-     * Long form: ($connection, string $keyPrefix, float $windowSize, int $maxRequests, int $blocks = 0)
-     * Short form: (string $key, float $window, int $limit, int $blocks = 0) on ratelimit.redis_url
-     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
+     * Long form: ($connection, string $keyPrefix, float $windowSize, int $maxRequests, ?int $blocks = 0)
+     * Short form: (string $key, float $window, int $limit, ?int $blocks = 0) on ratelimit.redis_url
+     * The parameters carry the long form's names (named arguments use them); in the short form a position
+     * means what its @param says after 'short form:'.
+     * @param Redis|RedisCluster|array|string|int|float|null $connection long form: the connection; short form: string $key, the key prefix on the default connection
+     * @param string|float $keyPrefix long form: the key prefix; short form: float $window, seconds
+     * @param int|float|null $windowSize long form: float $windowSize, seconds; short form: int $limit, requests in any window
+     * @param ?int $maxRequests long form: int $maxRequests, requests in any window; short form: ?int $blocks (null or 0: an exact log)
+     * @param ?int $blocks long form: slices per window (null or 0: an exact log); short form: not used
      */
-    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, int $blocks = 0) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $windowSize = null, ?int $maxRequests = null, ?int $blocks = 0) {}
 
     /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
@@ -406,7 +417,7 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -434,7 +445,12 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $capacity, float $refillRate)
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
-     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
+     * The parameters carry the long form's names (named arguments use them); in the short form a position
+     * means what its @param says after 'short form:'. The buckets' two forms swap rate and capacity.
+     * @param Redis|RedisCluster|array|string|int|float|null $connection long form: the connection; short form: string $key, the key prefix on the default connection
+     * @param string|float $keyPrefix long form: the key prefix; short form: float $rate, tokens refilled per second
+     * @param ?int $capacity long form: int $capacity, tokens when full; short form: int $capacity, tokens when full
+     * @param ?float $refillRate long form: float $refillRate, tokens refilled per second; short form: not used
      */
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
 
@@ -487,7 +503,7 @@ class TokenBucketRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -513,11 +529,17 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
     public readonly ?int $remaining;
 
     /**
-     * Long form: ($connection, string $keyPrefix, int $bucketCapacity, float $leakRate, int $requestSize = 1)
+     * Long form: ($connection, string $keyPrefix, int $bucketCapacity, float $leakRate, ?int $requestSize = 1)
      * Short form: (string $key, float $rate, int $capacity) on ratelimit.redis_url
-     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
+     * The parameters carry the long form's names (named arguments use them); in the short form a position
+     * means what its @param says after 'short form:'. The buckets' two forms swap rate and capacity.
+     * @param Redis|RedisCluster|array|string|int|float|null $connection long form: the connection; short form: string $key, the key prefix on the default connection
+     * @param string|float $keyPrefix long form: the key prefix; short form: float $rate, units leaked per second
+     * @param ?int $bucketCapacity long form: int $bucketCapacity, units; short form: int $capacity, units
+     * @param ?float $leakRate long form: float $leakRate, units leaked per second; short form: not used
+     * @param ?int $requestSize long form: units one request of cost 1 takes (null: 1); short form: not used
      */
-    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, int $requestSize = 1) {}
+    public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, ?int $requestSize = 1) {}
 
     /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
@@ -568,7 +590,7 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
@@ -596,7 +618,13 @@ class GcraRateLimiter implements RateLimiterInterface
     /**
      * Long form: ($connection, string $keyPrefix, int $maxBurst, int $count, float $period)
      * Short form: (string $key, int $maxBurst, int $count, float $period) on ratelimit.redis_url
-     * @param Redis|RedisCluster|array|string|int|float|null $connection the connection, or the key in the short form
+     * The parameters carry the long form's names (named arguments use them); in the short form a position
+     * means what its @param says after 'short form:'.
+     * @param Redis|RedisCluster|array|string|int|float|null $connection long form: the connection; short form: string $key, the key prefix on the default connection
+     * @param string|int $keyPrefix long form: the key prefix; short form: int $maxBurst, requests beyond the first in a burst
+     * @param ?int $maxBurst long form: int $maxBurst, requests beyond the first in a burst; short form: int $count, requests per period
+     * @param int|float|null $count long form: int $count, requests per period; short form: float $period, seconds
+     * @param ?float $period long form: float $period, seconds; short form: not used
      */
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
 
@@ -658,7 +686,7 @@ class GcraRateLimiter implements RateLimiterInterface
 
     /**
      * A copy of this limiter (same connection target, keys, policy and $remaining; of this object's own class) in dry run,
-     * or enforcing with $on = false, whatever ratelimit.dry_run says. This limiter is unchanged.
+     * or with $on = false enforcing even when ratelimit.dry_run is 1 (the copy's own choice wins over the setting). This limiter is unchanged.
      * In dry run a limiter decides, writes and is counted exactly as when enforcing (a request it would deny consumes
      * nothing), but never denies: isAllowed()/access() answer true, consume() answers allowed = true with wouldDeny = true
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.

@@ -46,8 +46,8 @@ array auth string     true
 array auth pair       true
 array auth named      true
 -- wrong or missing credentials
-RateLimiterException: Redis at redis://127.0.0.1:%d: Password authentication failed%s
-RateLimiterException: Redis at redis://127.0.0.1:%d user limiter: Password authentication failed%s
+RateLimiterException: Redis at redis://127.0.0.1:%d: authentication failed (wrong user name or password)
+RateLimiterException: Redis at redis://127.0.0.1:%d user limiter: authentication failed (wrong user name or password)
 RateLimiterException: Redis at redis://127.0.0.1:%d: %SNOAUTH%s
 -- the password never shows in phpinfo
 bool(false)

@@ -47,9 +47,9 @@ rl_throws(fn () => $l->isAllowed('a', 11));
 RateLimiterException: Redis at redis://127.0.0.1:%d: connection refused
 answered within connect_timeout + margin: true
 NULL
-RateLimiterException: Redis at redis://127.0.0.1:%d: timed out%s
+RateLimiterException: Redis at redis://127.0.0.1:%d: timed out%A
 hanging connect answered after connect_timeout, within a margin: true
-RateLimiterException: Redis at redis://127.0.0.1:%d: timed out%s
+RateLimiterException: Redis at redis://127.0.0.1:%d: timed out%A
 silent server answered after timeout, within a margin: true
 bool(true)
 int(10)

@@ -36,7 +36,7 @@ rl_stop_redis($server);
 ?>
 --EXPECTF--
 int(99)
-RateLimiterException: Redis at redis://127.0.0.1:%d: timed out%s
+RateLimiterException: Redis at redis://127.0.0.1:%d: timed out%A
 returned within the timeout + margin: true
 -- next calls: their own replies, never the late one
 first is 98 or 97: true

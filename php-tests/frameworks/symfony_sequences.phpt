@@ -152,4 +152,4 @@ reserve(2, 1.0)     ok
 key: 1
 Symfony\Component\OptionsResolver\Exception\InvalidOptionsException: The option "policy" with value "leaky" is invalid. Accepted values are: "token_bucket", "fixed_window", "sliding_window", "no_limit".
 Symfony\Component\OptionsResolver\Exception\MissingOptionsException: The required option "id" is missing.
-ValueError: FixedWindowRateLimiter::__construct(): Argument #4 ($limit) must be greater than or equal to 1
+InvalidArgumentException: Cannot set the "limit" option of the "x" rate limiter (policy fixed_window) to 0, as that would never accept any hit: it must be at least 1.

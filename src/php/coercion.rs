@@ -1,12 +1,60 @@
-//! The parts of PHP's parameter coercion that depend on the caller: whether
-//! the calling file declared `strict_types=1`, and `Stringable` objects, which
-//! a `string` parameter accepts in coercive mode only (through `__toString()`).
+//! PHP's own parameter rules for a declared scalar type, from the engine
+//! itself: whether the calling file declared `strict_types=1`
+//! (`ZEND_ARG_USES_STRICT_TYPES()`), and in coercive mode the engine's own
+//! conversions (`zend_parse_arg_*_weak`, the functions PHP's internal
+//! functions use), so every coercion, deprecation ("Implicit conversion from
+//! float 1.5 to int loses precision", "Passing null to parameter #2 ($cost)
+//! of type int is deprecated") and string form of a float (`precision`) is
+//! exactly PHP's, on every PHP version. The symbols are the PHP binary's own
+//! (`ZEND_API`), resolved when PHP loads the extension.
 
-use ext_php_rs::ffi::ZEND_ACC_STRICT_TYPES;
-use ext_php_rs::types::Zval;
-use ext_php_rs::zend::{ce, ExecutorGlobals};
+use ext_php_rs::ffi::{zend_string, zval, ZEND_ACC_STRICT_TYPES};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::types::{ZendStr, Zval};
+use ext_php_rs::zend::{ExecuteData, ExecutorGlobals};
 
 use crate::error::Invalid;
+
+// Zend/zend_API.h (ZEND_FASTCALL is the plain C convention on 64-bit Linux).
+// Each converts a value that is not already of the type; the caller handles
+// that case (the engine's inline fast path does the same).
+extern "C" {
+    fn zend_parse_arg_long_weak(arg: *mut zval, dest: *mut i64, arg_num: u32) -> bool;
+    fn zend_parse_arg_double_weak(arg: *mut zval, dest: *mut f64, arg_num: u32) -> bool;
+    fn zend_parse_arg_bool_weak(arg: *mut zval, dest: *mut bool, arg_num: u32) -> bool;
+    fn zend_parse_arg_str_weak(arg: *mut zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
+    /// Zend/zend_operators.h: `(string) $value`, a new reference.
+    fn zval_get_string_func(op: *mut zval) -> *mut zend_string;
+}
+
+/// A scalar type a parameter declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    Int,
+    Float,
+    Bool,
+    String,
+}
+
+impl Scalar {
+    fn name(self) -> &'static str {
+        match self {
+            Scalar::Int => "int",
+            Scalar::Float => "float",
+            Scalar::Bool => "bool",
+            Scalar::String => "string",
+        }
+    }
+}
+
+/// A parameter's value after PHP's rules for its declared type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Coerced {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    String(Vec<u8>),
+}
 
 /// Whether the code calling the running internal function declared
 /// `strict_types=1` (the engine's `ZEND_ARG_USES_STRICT_TYPES()`).
@@ -21,20 +69,95 @@ pub fn caller_is_strict() -> bool {
     }
 }
 
-/// A `Stringable` object's string, as coercive mode passes it to a `string`
-/// parameter; `None` when `z` is not such an object or the caller is strict.
-/// An exception thrown by `__toString()` stays pending and propagates.
-pub fn stringable(z: &Zval) -> Option<std::result::Result<Vec<u8>, Invalid>> {
-    let object = z.object().filter(|o| o.instance_of(ce::stringable()))?;
+/// The position (from 1) of `z` among the arguments of the running call, or
+/// 0 when it is not one of them. The engine's deprecation for a null names the
+/// parameter at that position.
+fn position(z: &Zval) -> u32 {
+    let globals = ExecutorGlobals::get();
+    // SAFETY: the running call's frame, alive while it runs; its arguments
+    // are `num_args` zvals after the frame (ZEND_CALL_ARG), only compared.
+    unsafe {
+        let Some(ex) = globals.current_execute_data.cast::<ExecuteData>().as_ref() else { return 0 };
+        let given = ex.This.u2.num_args;
+        let declared = ex.func.as_ref().map_or(0, |f| f.common.num_args);
+        (0..given.min(declared)).find(|&i| ex.zend_call_arg(i as usize).is_some_and(|a| std::ptr::eq(a, z))).map_or(0, |i| i + 1)
+    }
+}
+
+fn wrong_type(expected: Scalar, z: &Zval) -> Invalid {
+    Invalid::type_error(format!("must be of type {}, {} given", expected.name(), super::values::type_name(z)))
+}
+
+/// `z` as a parameter declared `ty` receives it: in strict mode only that type
+/// (an int for a float too); otherwise PHP's coercions, with its deprecations.
+/// A value no rule takes is a TypeError, in PHP's words.
+pub fn coerce(ty: Scalar, z: &Zval) -> Result<Coerced, Invalid> {
+    let z = z.dereference();
+    match (ty, z.get_type()) {
+        (Scalar::Int, DataType::Long) => return Ok(Coerced::Int(z.long().unwrap_or_default())),
+        (Scalar::Float, DataType::Double) => return Ok(Coerced::Float(z.double().unwrap_or_default())),
+        (Scalar::Float, DataType::Long) => return Ok(Coerced::Float(z.long().unwrap_or_default() as f64)),
+        (Scalar::Bool, DataType::True | DataType::False | DataType::Bool) => return Ok(Coerced::Bool(z.bool().unwrap_or_default())),
+        (Scalar::String, DataType::String) => return Ok(Coerced::String(z.zend_str().map(|s| s.as_bytes().to_vec()).unwrap_or_default())),
+        _ => {}
+    }
     if caller_is_strict() {
-        return None;
+        return Err(wrong_type(ty, z));
     }
-    let out = object.try_call_method("__toString", vec![]);
+    let arg_num = position(z);
+    if z.is_null() && arg_num == 0 {
+        // Not an argument of this call: the engine could not name it.
+        return Err(wrong_type(ty, z));
+    }
+    // The engine converts in place: a copy of the value (its own reference), released after.
+    let mut copy = z.shallow_clone();
+    let arg: *mut zval = &raw mut copy;
+    // SAFETY: `arg` is a live zval this function owns; the destinations are
+    // locals; the engine reads the running call's frame for a null's message.
+    let taken = unsafe {
+        match ty {
+            Scalar::Int => {
+                let mut n = 0i64;
+                zend_parse_arg_long_weak(arg, &raw mut n, arg_num).then_some(Coerced::Int(n))
+            }
+            Scalar::Float => {
+                let mut f = 0f64;
+                zend_parse_arg_double_weak(arg, &raw mut f, arg_num).then_some(Coerced::Float(f))
+            }
+            Scalar::Bool => {
+                let mut b = false;
+                zend_parse_arg_bool_weak(arg, &raw mut b, arg_num).then_some(Coerced::Bool(b))
+            }
+            Scalar::String => {
+                let mut s: *mut zend_string = std::ptr::null_mut();
+                // `s` is the string the copy now holds: read before the copy goes.
+                zend_parse_arg_str_weak(arg, &raw mut s, arg_num)
+                    .then(|| s.cast::<ZendStr>().as_ref().map(|s| Coerced::String(s.as_bytes().to_vec())))
+                    .flatten()
+            }
+        }
+    };
+    drop(copy);
     if ExecutorGlobals::has_exception() {
-        return Some(Err(Invalid::type_error("could not be converted to string: __toString() threw")));
+        // A deprecation an error handler turned into an exception, or a
+        // __toString() that threw: it stays pending and propagates.
+        return Err(Invalid::type_error(format!("could not be converted to {}", ty.name())));
     }
-    Some(match out.ok().as_ref().and_then(|s| s.zend_str()) {
-        Some(s) => Ok(s.as_bytes().to_vec()),
-        None => Err(Invalid::type_error("could not be converted to string: __toString() returned no string")),
-    })
+    taken.ok_or_else(|| wrong_type(ty, z))
+}
+
+/// PHP's `(string)` of a float, under this request's `precision`: the
+/// engine's own conversion ("0.3" for 0.1 + 0.2, "1.0E+20", "-0").
+pub fn float_string(f: f64) -> Vec<u8> {
+    let mut z = Zval::new();
+    z.set_double(f);
+    // SAFETY: a double zval; the engine returns a new string reference, released here.
+    unsafe {
+        let s = zval_get_string_func(&raw mut z);
+        let bytes = s.cast::<ZendStr>().as_ref().map(|s| s.as_bytes().to_vec()).unwrap_or_default();
+        if !s.is_null() {
+            ext_php_rs::ffi::ext_php_rs_zend_string_release(s);
+        }
+        bytes
+    }
 }

@@ -37,6 +37,10 @@ pub fn resolve(connection: Option<&Zval>) -> Result<(Backend, TimeoutOverrides)>
         (Some(z), None) => resolve_target(z)?,
         (None, None) => unreachable!("no argument reads the setting"),
     };
+    // TLS files that cannot be read: a ValueError now, not a failure at call time.
+    if let Some(tls) = &target.tls {
+        tls.check_files()?;
+    }
     Ok((Backend::Redis(pool::slot(target)), timeouts))
 }
 

@@ -36,20 +36,36 @@ fn describe(class: String, state: &LimiterState, policy: &Policy) -> PhpResult<Z
     let fail = |e: ext_php_rs::error::Error| PhpException::from(e.to_string());
     let mut info = ZendHashTable::new();
     info.insert("class", class).map_err(fail)?;
-    let mut key_prefix = Zval::new();
-    key_prefix.set_binary(state.limiter().key(b"").unwrap_or_default()); // binary-safe, as stored
-    info.insert("keyPrefix", key_prefix).map_err(fail)?;
+    if policy.members().is_empty() {
+        add_key_and_policy(&mut info, state.limiter().key(b"").unwrap_or_default(), policy).map_err(fail)?;
+    } else {
+        // A compound: each member as it shows on its own (not the first member's prefix alone).
+        let mut members = ZendHashTable::new();
+        for m in policy.members() {
+            let mut member = ZendHashTable::new();
+            member.insert("class", m.class.as_str()).map_err(fail)?;
+            add_key_and_policy(&mut member, m.key_prefix.clone(), &m.policy).map_err(fail)?;
+            members.push(member).map_err(fail)?;
+        }
+        info.insert("members", members).map_err(fail)?;
+    }
+    info.insert("remaining", state.remaining()).map_err(fail)?;
+    Ok(info)
+}
+
+/// `keyPrefix` (binary-safe, as stored, with `ratelimit.key_prefix`) and `policy`.
+fn add_key_and_policy(table: &mut ZendHashTable, key_prefix: Vec<u8>, policy: &Policy) -> ext_php_rs::error::Result<()> {
+    let mut key = Zval::new();
+    key.set_binary(key_prefix);
+    table.insert("keyPrefix", key)?;
     let mut numbers = ZendHashTable::new();
     for (name, n) in policy.numbers() {
         match *n {
             Number::Int(i) => numbers.insert(*name, i),
             Number::Float(f) => numbers.insert(*name, f),
-        }
-        .map_err(fail)?;
+        }?;
     }
-    info.insert("policy", numbers).map_err(fail)?;
-    info.insert("remaining", state.remaining()).map_err(fail)?;
-    Ok(info)
+    table.insert("policy", numbers)
 }
 
 /// The class of `$this` in the running method: a subclass's own name.

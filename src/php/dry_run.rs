@@ -24,7 +24,7 @@ use super::zend_api::{self, MAY_BE_BOOL};
 
 /// `$on` as given (true when left out), read as PHP reads a bool.
 pub fn on(class: &str, given: Option<&Zval>) -> PhpResult<bool> {
-    given.map_or(Ok(true), |z| values::boolean("on", z)).map_err(|e| in_call(e, &format!("{class}::withDryRun"), &["on"]))
+    given.map_or(Ok(true), |z| values::bool_param("on", z)).map_err(|e| in_call(e, &format!("{class}::withDryRun"), &["on"]))
 }
 
 /// The copy of `object` whose state `make` builds from the original's

@@ -2,8 +2,14 @@
 //! - long, the blog-post limiters' style: `($connection, string $keyPrefix, …numbers)`;
 //! - short: `(string $key, …numbers)` on the default connection.
 //!
-//! Which one: when the second argument is a string, the first is the connection
-//! (long form); otherwise the first argument is the key (short form). The PHP
+//! Which one (`choose`): a first argument that cannot be a key (null, an
+//! array, an object but a `Stringable`) is a connection (long form); a second
+//! argument that is not a string is the short form's first number; one that is
+//! a string no number reads is the long form's key prefix; a numeric string
+//! (`new FixedWindowRateLimiter('api', '60', 5)`, values from the environment)
+//! is the short form's when the first argument is no DSN (no "://") or only
+//! the short form takes that many arguments, the long form's key prefix
+//! otherwise. The PHP
 //! signature is the long form's, so named arguments use the long names; the
 //! short form's positions are mapped onto long names here, and its own names
 //! are the ones its error messages show.
@@ -46,8 +52,8 @@ impl Signature {
     /// `new FixedWindowRateLimiter('k', 60, limit: 10)` arrives as
     /// `['k', 60, -, 10]` and means key 'k', window 60, limit 10.
     pub fn read<'a>(&'static self, given: &[Option<&'a Zval>]) -> Result<Args<'a>> {
-        let second_is_string = given.get(1).copied().flatten().is_some_and(|z| z.dereference().is_string());
-        let (form, short) = if second_is_string { (&self.long, false) } else { (&self.short, true) };
+        let short = self.choose(given);
+        let form = if short { &self.short } else { &self.long };
         let function = format!("{}::__construct", self.class);
         // A null number is an omitted optional argument (PHP fills skipped ones with null).
         let first_number = if short { 1 } else { 2 };
@@ -92,10 +98,10 @@ impl Signature {
                 Some(z) => args.values.push((long, z)),
                 None if i < form.required => {
                     return Err(Error::ArgumentCount(format!(
-                        "{function}(): Argument #{} (${shown}) not passed; the {} form is ({})",
+                        "{function}(): Argument #{} (${shown}) of the {} form not passed; {}",
                         i + 1,
                         form_name(short),
-                        self.names(form)
+                        self.both_forms()
                     )))
                 }
                 None => {}
@@ -104,13 +110,42 @@ impl Signature {
         Ok(args)
     }
 
+    /// Whether `given` is the short form (see the module's comment).
+    fn choose(&self, given: &[Option<&Zval>]) -> bool {
+        let value = |i: usize| given.get(i).copied().flatten().map(Zval::dereference).filter(|z| !z.is_null());
+        let stringable = |z: &Zval| z.object().is_some_and(|o| o.instance_of(ext_php_rs::zend::ce::stringable()));
+        if given.first().copied().flatten().map(Zval::dereference).is_some_and(|z| z.is_null() || z.is_array() || (z.is_object() && !stringable(z))) {
+            return false;
+        }
+        let Some(second) = value(1).filter(|z| z.is_string()) else { return true };
+        // A string no number reads can only be the long form's key prefix.
+        if values::float("keyPrefix", second).is_err() {
+            return false;
+        }
+        // A numeric string ('60' from the environment) is either: the count decides
+        // where only one form takes that many positional arguments.
+        // A first argument that no DSN spells (no "://") can only be the short form's key.
+        if value(0).and_then(|z| z.zend_str()).is_some_and(|s| !s.as_bytes().windows(3).any(|w| w == b"://")) {
+            return true;
+        }
+        let count = (0..given.len()).rev().find(|&i| value(i).is_some()).map_or(0, |i| i + 1);
+        let contiguous = (0..count).all(|i| value(i).is_some());
+        let fits = |f: &Form| (f.required..=f.slots.len()).contains(&count);
+        contiguous && fits(&self.short) && !fits(&self.long)
+    }
+
     fn too_many(&self, function: &str, form: &Form, short: bool, count: usize) -> Error {
         Error::ArgumentCount(format!(
-            "{function}() expects at most {} arguments in the {} form ({}), {count} given",
+            "{function}() expects at most {} arguments in the {} form, {count} given; {}",
             form.slots.len(),
             form_name(short),
-            self.names(form)
+            self.both_forms()
         ))
+    }
+
+    /// Both forms, for a call that fits neither.
+    fn both_forms(&self) -> String {
+        format!("the short form is ({}), the long form is ({})", self.names(&self.short), self.names(&self.long))
     }
 
     fn names(&self, form: &Form) -> String {
@@ -140,18 +175,29 @@ impl<'a> Args<'a> {
     }
     pub fn bytes(&self, long: &'static str) -> Result<Vec<u8>> {
         let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;
-        values::bytes(long, z).map(|b| b.into_owned())
+        values::string_param(long, z)
     }
     pub fn int(&self, long: &'static str) -> Result<i64> {
         let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;
-        values::int(long, z)
+        values::int_param(long, z)
     }
     pub fn int_or(&self, long: &'static str, default: i64) -> Result<i64> {
-        self.get(long).map_or(Ok(default), |z| values::int(long, z))
+        self.get(long).map_or(Ok(default), |z| values::int_param(long, z))
+    }
+    /// A number as given, read without PHP's deprecations (for `given_numbers`,
+    /// after the constructor read it by the rules): an integral one as an int.
+    pub fn number(&self, long: &'static str) -> Option<super::given_numbers::Number> {
+        use super::given_numbers::Number;
+        let z = self.get(long)?;
+        match (values::int(long, z), values::float(long, z)) {
+            (Ok(i), Ok(f)) if i as f64 == f => Some(Number::Int(i)),
+            (_, Ok(f)) => Some(Number::Float(f)),
+            _ => None,
+        }
     }
     pub fn float(&self, long: &'static str) -> Result<f64> {
         let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;
-        values::float(long, z)
+        values::float_param(long, z)
     }
 
     /// The PHP exception for an error raised while reading or validating
@@ -163,6 +209,19 @@ impl<'a> Args<'a> {
         let e = match form.slots.iter().find(|(_, l)| Some(*l) == e.param()) {
             Some((shown, long)) => e.renamed(long, shown),
             None => e,
+        };
+        // Reflection's `$connection` takes an int or a float too (the short form's key
+        // in that position): say why one is refused here.
+        let e = match e {
+            Error::Param { param, invalid }
+                if param == "connection"
+                    && invalid.must.starts_with("must be of type Redis|")
+                    && (invalid.must.ends_with(", int given") || invalid.must.ends_with(", float given")) =>
+            {
+                let must = invalid.must.replacen(", ", " in the long form (an int or float there is only the short form's key), ", 1);
+                Error::Param { param, invalid: crate::error::Invalid { must, ..invalid } }
+            }
+            other => other,
         };
         let shown: Vec<&str> = form.slots.iter().map(|(s, _)| *s).collect();
         in_call(e, &function, &shown)

@@ -13,13 +13,23 @@ pub enum Number {
     Float(f64),
 }
 
-/// The policy numbers given to a constructor, by long-form parameter name.
+/// The policy numbers given to a constructor, by long-form parameter name;
+/// for a `CompoundRateLimiter`, its members' instead.
 #[derive(Debug, Clone, Default)]
-pub struct Policy(Vec<(&'static str, Number)>);
+pub struct Policy(Vec<(&'static str, Number)>, Vec<Member>);
+
+/// A member of a compound as `var_dump()` shows it: its class, key prefix and policy.
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub class: String,
+    pub key_prefix: Vec<u8>,
+    pub policy: Policy,
+}
 
 impl Policy {
     /// Read after the constructor validated the same arguments, so it cannot
-    /// fail; a number that is integral is shown as an int.
+    /// fail; a number that is integral is shown as an int. Read quietly: the
+    /// constructor already gave PHP's deprecations for them once.
     pub fn read(sig: &'static Signature, given: &[Option<&Zval>]) -> Self {
         let Ok(args) = sig.read(given) else { return Policy::default() };
         let numbers = sig
@@ -28,13 +38,18 @@ impl Policy {
             .iter()
             .map(|(_, long)| *long)
             .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
-            .filter_map(|long| match (args.int(long), args.float(long)) {
-                (Ok(i), Ok(f)) if i as f64 == f => Some((long, Number::Int(i))),
-                (_, Ok(f)) => Some((long, Number::Float(f))),
-                _ => None,
-            })
+            .filter_map(|long| args.number(long).map(|n| (long, n)))
             .collect();
-        Policy(numbers)
+        Policy(numbers, Vec::new())
+    }
+
+    /// A compound's: its members'.
+    pub fn compound(members: Vec<Member>) -> Self {
+        Policy(Vec::new(), members)
+    }
+
+    pub fn members(&self) -> &[Member] {
+        &self.1
     }
 
     pub fn numbers(&self) -> &[(&'static str, Number)] {

@@ -3,8 +3,6 @@
 //! engine does not check an internal method's argument types, and
 //! ext-php-rs's generic message would not name the parameter).
 
-use std::borrow::Cow;
-
 use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
@@ -14,7 +12,7 @@ use ext_php_rs::exception::PhpException;
 use crate::error::{Error, Result};
 use crate::php::exceptions::in_call;
 use crate::php::headers::HeaderStyle;
-use crate::php::values::bytes;
+use crate::php::values::string_param;
 
 const METHOD: &str = "RateLimitResult::headers";
 
@@ -48,6 +46,6 @@ impl StubLiteral for StyleArg {
 impl<'a> FromZval<'a> for StyleArg {
     const TYPE: DataType = DataType::String;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        Some(StyleArg(bytes("style", z).map(Cow::into_owned)))
+        Some(StyleArg(string_param("style", z)))
     }
 }

@@ -105,7 +105,7 @@ impl RateLimitMetrics {
     pub fn fleet(connection: Option<&Zval>, minutes: Option<&Zval>) -> PhpResult<ZBox<ZendHashTable>> {
         let run = || -> Result<Table> {
             let minutes = match minutes {
-                Some(z) => values::int("minutes", z)?,
+                Some(z) => values::int_param("minutes", z)?,
                 None => 5,
             };
             if !(1..=MAX_MINUTES).contains(&minutes) {
@@ -132,7 +132,7 @@ impl RateLimitMetrics {
     pub fn prometheus(counters: &Zval, minutes: Option<&Zval>) -> PhpResult<String> {
         let run = || -> Result<String> {
             let minutes = match minutes {
-                Some(z) => values::int("minutes", z)?,
+                Some(z) => values::int_param("minutes", z)?,
                 None => 0,
             };
             if !(0..=MAX_MINUTES).contains(&minutes) {

@@ -114,7 +114,7 @@ fn micros(param: &str, z: Option<&Zval>) -> Result<i64> {
 
 fn seconds(param: &str, z: Option<&Zval>) -> Result<f64> {
     let Some(z) = z else { return Ok(0.0) };
-    let s = values::float(param, z)?;
+    let s = values::float_param(param, z)?;
     if !s.is_finite() {
         return Err(Error::value(param, "must be a finite number of seconds"));
     }
@@ -139,19 +139,19 @@ struct Given<'a> {
 /// answer). Types are read as PHP's coercive mode reads them.
 fn outcome_of(allowed: &Zval, given: Given) -> Result<Outcome> {
     let Given { limit, remaining, retry, reset, delay, would_deny } = given;
-    let allowed = values::boolean("allowed", allowed)?;
+    let allowed = values::bool_param("allowed", allowed)?;
     let would_deny = match would_deny {
-        Some(z) => values::boolean("wouldDeny", z)?,
+        Some(z) => values::bool_param("wouldDeny", z)?,
         None => false,
     };
     if would_deny && !allowed {
         return Err(Error::value("wouldDeny", "must be false when $allowed is false (only a dry run's accepted request would have been denied)"));
     }
-    let limit = values::int("limit", limit)?;
+    let limit = values::int_param("limit", limit)?;
     if limit < 1 {
         return Err(Error::value("limit", "must be greater than or equal to 1"));
     }
-    let remaining = values::int("remaining", remaining)?;
+    let remaining = values::int_param("remaining", remaining)?;
     if !(0..=limit).contains(&remaining) {
         return Err(Error::value("remaining", format!("must be between 0 and $limit ({limit}), {remaining} given")));
     }

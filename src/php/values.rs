@@ -1,8 +1,9 @@
-//! Reading PHP values the way PHP's own coercive (non-strict) typing does:
-//! an int parameter takes an int, an integral float or a numeric string; a
-//! float parameter takes an int, a float or a numeric string; a string
-//! parameter takes a string, an int, a float or a `Stringable` object (not
-//! under `strict_types`). Anything else is a TypeError.
+//! Reading PHP values. A parameter (`int_param`, `float_param`,
+//! `bool_param`, `string_param`, `Id`, `Int`) follows PHP's own rules for its
+//! declared type, strict or coercive as the caller declared (`coercion`).
+//! A value inside an array (a connection array's port, an id of
+//! `consumeMany()`) has no declared type: `int`, `float` and `bytes` read it
+//! as coercive mode would a parameter, without the engine's deprecations.
 
 use std::borrow::Cow;
 
@@ -10,8 +11,9 @@ use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::Zval;
 
+use super::coercion::{coerce, Coerced, Scalar};
 use super::php_value::PhpValue;
-use crate::error::{Error, Invalid, Result};
+use crate::error::{Invalid, Result};
 
 /// PHP's name for the type of a value, as in "string given".
 pub fn type_name(z: &Zval) -> String {
@@ -68,31 +70,56 @@ fn bytes_value(z: &Zval) -> std::result::Result<Cow<'_, [u8]>, Invalid> {
         return Ok(Cow::Owned(n.to_string().into_bytes()));
     }
     if let Some(f) = z.double() {
-        return Ok(Cow::Owned(php_float_string(f).into_bytes()));
+        return Ok(Cow::Owned(super::coercion::float_string(f)));
     }
-    if let Some(s) = super::coercion::stringable(z) {
-        return s.map(Cow::Owned);
+    // A `Stringable` object, through `__toString()`, where a string parameter would take one.
+    if z.object().is_some_and(|o| o.instance_of(ext_php_rs::zend::ce::stringable())) && !super::coercion::caller_is_strict() {
+        return coerce(Scalar::String, z).map(|c| match c {
+            Coerced::String(s) => Cow::Owned(s),
+            _ => Cow::Borrowed(&b""[..]),
+        });
     }
     Err(wrong_type("string", z))
 }
 
-/// A bool parameter read the way PHP's coercive mode reads one: scalars by
-/// their truth value, anything else is a TypeError.
-pub fn boolean(param: &str, z: &Zval) -> Result<bool> {
-    let z = z.dereference();
-    if let Some(b) = z.bool() {
-        return Ok(b);
+/// A bool parameter, by PHP's rules for the caller's mode.
+pub fn bool_param(param: &str, z: &Zval) -> Result<bool> {
+    match coerce(Scalar::Bool, z).map_err(|e| e.of(param))? {
+        Coerced::Bool(b) => Ok(b),
+        _ => unreachable!("coerce answers the type asked for"),
     }
-    if let Some(n) = z.long() {
-        return Ok(n != 0);
+}
+
+/// An int parameter, by PHP's rules for the caller's mode.
+pub fn int_param(param: &str, z: &Zval) -> Result<i64> {
+    int_arg(z).map_err(|e| e.of(param))
+}
+
+fn int_arg(z: &Zval) -> std::result::Result<i64, Invalid> {
+    match coerce(Scalar::Int, z)? {
+        Coerced::Int(n) => Ok(n),
+        _ => unreachable!("coerce answers the type asked for"),
     }
-    if let Some(f) = z.double() {
-        return Ok(f != 0.0);
+}
+
+/// A float parameter, by PHP's rules for the caller's mode.
+pub fn float_param(param: &str, z: &Zval) -> Result<f64> {
+    match coerce(Scalar::Float, z).map_err(|e| e.of(param))? {
+        Coerced::Float(f) => Ok(f),
+        _ => unreachable!("coerce answers the type asked for"),
     }
-    if let Some(s) = z.zend_str() {
-        return Ok(!(s.as_bytes().is_empty() || s.as_bytes() == b"0"));
+}
+
+/// A string parameter, by PHP's rules for the caller's mode.
+pub fn string_param(param: &str, z: &Zval) -> Result<Vec<u8>> {
+    string_arg(z).map_err(|e| e.of(param))
+}
+
+fn string_arg(z: &Zval) -> std::result::Result<Vec<u8>, Invalid> {
+    match coerce(Scalar::String, z)? {
+        Coerced::String(s) => Ok(s),
+        _ => unreachable!("coerce answers the type asked for"),
     }
-    Err(Error::type_error(param, format!("must be of type bool, {} given", type_name(z))))
 }
 
 pub fn int<V: PhpValue + ?Sized>(param: &str, z: &V) -> Result<i64> {
@@ -106,23 +133,6 @@ pub fn float<V: PhpValue + ?Sized>(param: &str, z: &V) -> Result<f64> {
 
 pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
     bytes_value(z).map_err(|e| e.of(param))
-}
-
-/// PHP's string form of a float (precision 17, shortest round trip).
-fn php_float_string(f: f64) -> String {
-    if f.is_nan() {
-        "NAN".into()
-    } else if f.is_infinite() {
-        if f > 0.0 {
-            "INF".into()
-        } else {
-            "-INF".into()
-        }
-    } else if f.fract() == 0.0 && f.abs() < 1e15 {
-        format!("{}", f as i64)
-    } else {
-        format!("{f}")
-    }
 }
 
 /// The `$id` argument of the limiter methods: binary-safe bytes. The engine
@@ -153,11 +163,7 @@ impl StubLiteral for Id {
 impl<'a> FromZval<'a> for Id {
     const TYPE: DataType = DataType::String;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        // Under strict_types a `string` parameter takes strings only, as PHP's own do.
-        if !z.dereference().is_string() && super::coercion::caller_is_strict() {
-            return Some(Id(Err(wrong_type("string", z))));
-        }
-        Some(Id(bytes_value(z).map(Cow::into_owned)))
+        Some(Id(string_arg(z)))
     }
 }
 
@@ -187,6 +193,6 @@ impl StubLiteral for Int {
 impl<'a> FromZval<'a> for Int {
     const TYPE: DataType = DataType::Long;
     fn from_zval(z: &'a Zval) -> Option<Self> {
-        Some(Int(int_value(z)))
+        Some(Int(int_arg(z)))
     }
 }

@@ -32,23 +32,100 @@ pub fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
     }
 }
 
-/// A one-line cause: redis-rs's text, with the common cases said plainly.
+/// A one-line cause in plain words: what a PHP developer can act on, never a
+/// Rust type name, a parser's internals or an `os error` number.
 pub fn describe(e: &RedisError) -> String {
+    use ::redis::ErrorKind;
     if e.is_timeout() {
-        format!("timed out ({e})")
-    } else if e.is_connection_refusal() {
-        "connection refused".to_string()
-    } else if e.kind() == ::redis::ErrorKind::Parse {
-        format!("the server did not answer as Redis does ({e})")
-    } else if let Some(code) = e.code() {
+        return "timed out".to_string();
+    }
+    if e.is_connection_refusal() {
+        return "connection refused".to_string();
+    }
+    match e.kind() {
+        // Bytes that are not RESP: an HTTP server, an SSH daemon, a TLS port spoken to in plain text.
+        ErrorKind::Parse => return "not a Redis server (its answer is not the Redis protocol)".to_string(),
+        ErrorKind::AuthenticationFailed => return "authentication failed (wrong user name or password)".to_string(),
+        _ => {}
+    }
+    if let Some(code) = e.code() {
         // An error reply: the server's own words ("WRONGTYPE Operation against a key …"),
         // without the " script: <sha>, on @user_script:<line>." Redis adds to
         // an error raised inside one of our scripts: it names our code, not the cause.
-        match e.detail().map(|d| d.split(" script: ").next().unwrap_or(d)) {
+        return match e.detail().map(|d| d.split(" script: ").next().unwrap_or(d)) {
             Some(detail) => format!("{code} {detail}"),
             None => code.to_string(),
+        };
+    }
+    if let Some(io) = std::error::Error::source(e).and_then(|s| s.downcast_ref::<std::io::Error>()) {
+        return plain_io(io);
+    }
+    plain(&e.to_string(), &format!("{:?}", e.kind()))
+}
+
+/// An I/O error in plain words.
+pub fn plain_io(e: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::ConnectionRefused => "connection refused".to_string(),
+        K::ConnectionReset => "the server reset the connection".to_string(),
+        K::ConnectionAborted | K::BrokenPipe | K::UnexpectedEof => "the server closed the connection".to_string(),
+        K::TimedOut | K::WouldBlock => "timed out".to_string(),
+        K::NotFound => "no such file".to_string(),
+        K::PermissionDenied => "permission denied".to_string(),
+        _ => plain(&e.to_string(), ""),
+    }
+}
+
+/// redis-rs's and the OS's text without their internals: " - Io" (an error
+/// kind's Rust name), "(os error 111)", and their capitalised OS phrases.
+fn plain(text: &str, kind: &str) -> String {
+    let mut out = text.to_string();
+    for internal in [format!(" - {kind}:"), format!(" - {kind}")] {
+        if !kind.is_empty() {
+            out = out.replacen(&internal, if internal.ends_with(':') { ":" } else { "" }, 1);
         }
-    } else {
-        e.to_string()
+    }
+    // " - Io: …" of an error nested in the text (a cluster's list of node errors).
+    out = out.replace(" - Io: ", ": ");
+    while let Some(at) = out.find(" (os error ") {
+        let end = out[at..].find(')').map_or(out.len(), |e| at + e + 1);
+        out.replace_range(at..end, "");
+    }
+    for (os, words) in [
+        ("It failed to check startup nodes.", "no cluster node answered"),
+        ("Connection refused", "connection refused"),
+        ("Connection reset by peer", "the server reset the connection"),
+        ("Resource temporarily unavailable", "timed out"),
+        ("No such file or directory", "no such file"),
+    ] {
+        out = out.replace(os, words);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::redis::ErrorKind;
+
+    #[test]
+    fn causes_are_plain_words() {
+        let io = |kind, text: &str| RedisError::from(std::io::Error::new(kind, text.to_string()));
+        assert_eq!(describe(&io(std::io::ErrorKind::WouldBlock, "Resource temporarily unavailable (os error 11)")), "timed out");
+        assert_eq!(describe(&io(std::io::ErrorKind::ConnectionRefused, "Connection refused (os error 111)")), "connection refused");
+        assert_eq!(describe(&io(std::io::ErrorKind::ConnectionReset, "Connection reset by peer (os error 104)")), "the server reset the connection");
+        assert_eq!(describe(&RedisError::from((ErrorKind::AuthenticationFailed, "Password authentication failed"))), "authentication failed (wrong user name or password)");
+        assert_eq!(describe(&RedisError::from((ErrorKind::Parse, "Parse error"))), "not a Redis server (its answer is not the Redis protocol)");
+        let nested = RedisError::from((
+            ErrorKind::Io,
+            "It failed to check startup nodes.",
+            "Failed to connect to each cluster node (127.0.0.1:7000: Connection refused (os error 111))".to_string(),
+        ));
+        assert_eq!(describe(&nested), "no cluster node answered: Failed to connect to each cluster node (127.0.0.1:7000: connection refused)");
+        for e in [nested] {
+            let text = describe(&e);
+            assert!(!text.contains("os error") && !text.contains(" - Io"), "{text}");
+        }
     }
 }

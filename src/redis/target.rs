@@ -75,6 +75,24 @@ pub struct Tls {
     pub verify_peer: bool,
 }
 
+impl Tls {
+    /// Every file named can be opened now: a file that cannot be read is a
+    /// mistake in the connection argument, a `ValueError` at construction,
+    /// not a failure at call time (where `ratelimit.on_error = allow` would let
+    /// every request through in silence). The files are still read at every
+    /// connect (`tls::certificates`), so a renewed certificate is taken up.
+    pub fn check_files(&self) -> Result<()> {
+        for (what, file) in [("CA file (cafile)", &self.cafile), ("client certificate (certfile)", &self.certfile), ("client key (keyfile)", &self.keyfile)] {
+            if let Some(path) = file {
+                std::fs::File::open(path).map_err(|e| {
+                    Error::value("connection", format!("cannot read the TLS {what} {}: {}", shown(path), super::open::plain_io(&e)))
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for Tls {
     fn default() -> Self {
         Tls { cafile: None, certfile: None, keyfile: None, verify_peer: true }

@@ -17,7 +17,7 @@ use super::target::Tls;
 pub struct SetupError(pub String);
 
 fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
-    std::fs::read(path).map_err(|e| SetupError(format!("cannot read the TLS {what} {}: {e}", shown(path))))
+    std::fs::read(path).map_err(|e| SetupError(format!("cannot read the TLS {what} {}: {}", shown(path), super::open::plain_io(&e))))
 }
 
 /// The address of `host:port` over TLS as `tls` says.
@@ -46,7 +46,8 @@ pub fn certificates(tls: &Tls) -> Result<Option<TlsCertificates>, SetupError> {
 }
 
 /// The cause of a failed TLS handshake in plain words, from rustls's error
-/// text (kept in parentheses, for searching); `None` when it is not one.
+/// text (whose Rust names, `UnknownIssuer`, are not repeated); `None` when it
+/// is not one.
 pub fn describe(text: &str) -> Option<String> {
     let why = if text.contains("UnknownIssuer") || text.contains("BadSignature") {
         "the server's certificate does not verify: it is not signed by a trusted CA (cafile)"
@@ -72,7 +73,7 @@ pub fn describe(text: &str) -> Option<String> {
     } else {
         return None;
     };
-    Some(format!("TLS handshake failed: {why} ({text})"))
+    Some(format!("TLS handshake failed: {why}"))
 }
 
 #[cfg(test)]
@@ -90,5 +91,8 @@ mod tests {
         assert!(describe(early).unwrap().contains("not valid yet"));
         assert!(describe("invalid peer certificate: NotValidYet").unwrap().contains("not valid yet"));
         assert_eq!(describe("connection refused"), None);
+        // rustls's own names are not repeated to the PHP developer.
+        let unknown = describe("invalid peer certificate: UnknownIssuer").unwrap();
+        assert!(!unknown.contains("UnknownIssuer") && unknown.contains("not signed by a trusted CA"), "{unknown}");
     }
 }

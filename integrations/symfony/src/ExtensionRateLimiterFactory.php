@@ -101,6 +101,11 @@ final class ExtensionRateLimiterFactory implements LimiterFactory
         if (!isset($c['limit'])) {
             throw new \LogicException(sprintf('The %s policy needs "limit".', $c['policy']));
         }
+        // In the Symfony option's words, as Symfony's own limiters refuse it (not the
+        // extension's "Argument #4 ($limit)", which names no option of the user's config).
+        if ($c['limit'] < 1) {
+            throw new \InvalidArgumentException(sprintf('Cannot set the "limit" option of the "%s" rate limiter (policy %s) to %d, as that would never accept any hit: it must be at least 1.', $c['id'], $c['policy'], $c['limit']));
+        }
         return $c['limit'];
     }
 

@@ -17,7 +17,7 @@ use super::token_bucket::TokenBucketRateLimiter;
 use crate::error::Invalid;
 use crate::php::array_entries::entries;
 use crate::php::exceptions::in_call;
-use crate::php::given_numbers::Policy;
+use crate::php::given_numbers::{Member, Policy};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::register::Finish;
 use crate::php::remaining::{self, Limiter};
@@ -26,13 +26,13 @@ use crate::php::values::type_name;
 
 const CLASS: &str = "CompoundRateLimiter";
 
-/// The state of a limiter object of one of our classes, if it is one.
-fn state_of(z: &Zval) -> Option<&LimiterState> {
-    fn of<'a, T: Limiter>(z: &'a Zval) -> Option<&'a LimiterState>
+/// The state and policy of a limiter object of one of our classes, if it is one.
+fn state_of(z: &Zval) -> Option<(&LimiterState, &Policy)> {
+    fn of<'a, T: Limiter>(z: &'a Zval) -> Option<(&'a LimiterState, &'a Policy)>
     where
         &'a T: FromZval<'a>,
     {
-        <&T>::from_zval(z).map(|l| l.state())
+        <&T>::from_zval(z).map(|l| (l.state(), l.policy()))
     }
     of::<FixedWindowRateLimiter>(z)
         .or_else(|| of::<SlidingWindowRateLimiter>(z))
@@ -42,8 +42,9 @@ fn state_of(z: &Zval) -> Option<&LimiterState> {
         .or_else(|| of::<CompoundRateLimiter>(z))
 }
 
-/// The `$limiters` argument: the members' states, or what is wrong with it.
-pub struct Members<'a>(std::result::Result<Vec<&'a LimiterState>, Invalid>);
+/// The `$limiters` argument: the members' states and what `var_dump()` shows
+/// of them, or what is wrong with it.
+pub struct Members<'a>(std::result::Result<(Vec<&'a LimiterState>, Vec<Member>), Invalid>);
 
 impl<'a> FromZval<'a> for Members<'a> {
     const TYPE: DataType = DataType::Array;
@@ -53,16 +54,24 @@ impl<'a> FromZval<'a> for Members<'a> {
             return Some(Members(Err(Invalid::type_error(format!("must be of type array, {} given", type_name(z))))));
         };
         let mut members = Vec::with_capacity(array.len());
+        let mut shown = Vec::with_capacity(array.len());
         for (key, value) in entries(array) {
             match state_of(value.dereference()) {
-                Some(state) => members.push(state),
+                Some((state, policy)) => {
+                    members.push(state);
+                    shown.push(Member {
+                        class: value.dereference().object().and_then(|o| o.get_class_name().ok()).unwrap_or_default(),
+                        key_prefix: state.limiter().key(b"").unwrap_or_default(),
+                        policy: policy.clone(),
+                    });
+                }
                 None => {
                     let what = format!("must contain only rate limiters of this extension, {} given at key {}", type_name(value), key.shown());
                     return Some(Members(Err(Invalid::type_error(what))));
                 }
             }
         }
-        Some(Members(Ok(members)))
+        Some(Members(Ok((members, shown))))
     }
 }
 
@@ -72,20 +81,20 @@ impl<'a> FromZval<'a> for Members<'a> {
 #[php(flags = ClassFlags::Final)]
 pub struct CompoundRateLimiter {
     state: LimiterState,
-    /// No numbers of its own: `__debugInfo` shows the class and the first member's key prefix.
+    /// No numbers of its own: its members', which `var_dump()` shows.
     policy: Policy,
 }
 
 rate_limiter_impl!(CompoundRateLimiter {
     /// All-or-nothing over `$limiters` (1 to 16, one connection target, distinct key prefixes).
     pub fn __construct(limiters: Members) -> PhpResult<Self> {
-        let make = || -> crate::error::Result<LimiterState> {
-            let members = limiters.0.map_err(|e| e.of("limiters"))?;
-            LimiterState::compound(CLASS, &members)
+        let make = || -> crate::error::Result<(LimiterState, Policy)> {
+            let (members, shown) = limiters.0.map_err(|e| e.of("limiters"))?;
+            Ok((LimiterState::compound(CLASS, &members)?, Policy::compound(shown)))
         };
-        let state = make().map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &["limiters"]))?;
+        let (state, policy) = make().map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &["limiters"]))?;
         remaining::initialize::<Self>();
-        Ok(CompoundRateLimiter { state, policy: Policy::default() })
+        Ok(CompoundRateLimiter { state, policy })
     }
 });
 

@@ -10,7 +10,7 @@ use crate::limiter::leaky_bucket;
 use crate::php::forms::{Form, Signature};
 use crate::php::given_numbers::Policy;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::limiter_class::{self, Param, INT, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
+use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 
@@ -64,7 +64,7 @@ impl Finish for LeakyBucketRateLimiter {
                 Param("keyPrefix", STRING_OR_FLOAT, None),
                 Param("bucketCapacity", OPTIONAL_INT, None),
                 Param("leakRate", OPTIONAL_FLOAT, None),
-                Param("requestSize", INT, Some(c"1")),
+                Param("requestSize", OPTIONAL_INT, Some(c"1")),
             ],
         )
     }

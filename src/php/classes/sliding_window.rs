@@ -10,7 +10,7 @@ use crate::limiter::sliding_window;
 use crate::php::forms::{Form, Signature};
 use crate::php::given_numbers::Policy;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::limiter_class::{self, Param, INT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 
@@ -64,7 +64,7 @@ impl Finish for SlidingWindowRateLimiter {
                 Param("keyPrefix", STRING_OR_FLOAT, None),
                 Param("windowSize", OPTIONAL_INT_OR_FLOAT, None),
                 Param("maxRequests", OPTIONAL_INT, None),
-                Param("blocks", INT, Some(c"0")),
+                Param("blocks", OPTIONAL_INT, Some(c"0")),
             ],
         )
     }
