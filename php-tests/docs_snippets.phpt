@@ -16,6 +16,9 @@ $substitute = ['/etc/ssl/memorystore-ca.pem' => $ca];
 $elsewhere = [
     'new RedisCluster(' => 'a phpredis RedisCluster at the example hosts (cluster_phpredis_object.phpt)',
     'RateLimit\Symfony' => 'Symfony (php-tests/frameworks/symfony_*.phpt)',
+    'RateLimitFilter' => 'Yii 1.1 (php-tests/frameworks/yii1_app.phpt)',
+    'RateLimit\Yii2' => 'Yii 2 (php-tests/frameworks/yii2_app.phpt)',
+    'RateLimit\Yii3' => 'Yii 3 (php-tests/frameworks/yii3_app.phpt)',
 ];
 $prelude = <<<'PHP'
 <?php
@@ -71,6 +74,8 @@ foreach ($files as $file) {
         $code = strtr($code, $substitute);
         // A config excerpt ("'redis' => [ … ],") is evaluated as the array it is part of.
         if (preg_match("/^'\w+' => \[/", $code)) $code = "return [\n$code];\n";
+        // A controller's method ("public function behaviors()", which may call parent::): parsed inside a class that has a parent.
+        if (preg_match('/^(\s*\/\/[^\n]*\n)*\s*public function/', $code)) $code = "class RlDocSnippet extends ArrayObject {\n$code}\n";
         if (!str_starts_with($code, '<?php')) $code = "<?php\n$code";
         file_put_contents("$dir/block.php", $code);
         $lint = shell_exec(escapeshellarg(PHP_BINARY) . ' -n -l ' . escapeshellarg("$dir/block.php") . ' 2>&1');
@@ -100,3 +105,8 @@ docs/scale-out.md #4: runs
 integrations/laravel/README.md #1: runs
 integrations/symfony/README.md #1: parses; runs with Symfony (php-tests/frameworks/symfony_*.phpt)
 integrations/symfony/README.md #2: parses; runs with Symfony (php-tests/frameworks/symfony_*.phpt)
+integrations/yii1/README.md #1: parses; runs with Yii 1.1 (php-tests/frameworks/yii1_app.phpt)
+integrations/yii2/README.md #1: parses; runs with Yii 2 (php-tests/frameworks/yii2_app.phpt)
+integrations/yii2/README.md #2: parses; runs with Yii 2 (php-tests/frameworks/yii2_app.phpt)
+integrations/yii3/README.md #1: runs
+integrations/yii3/README.md #2: parses; runs with Yii 3 (php-tests/frameworks/yii3_app.phpt)
