@@ -191,7 +191,11 @@ pub fn parse_multiplex(s: &str) -> Option<crate::redis::pool::Multiplex> {
     }
 }
 fn apply_multiplex(v: &[u8]) -> Result<(), String> {
-    take(text(v).ok().and_then(parse_multiplex), crate::redis::pool::set_multiplex, "expected auto, off or a number of shared connections from 1 to 8")
+    take(
+        text(v).ok().and_then(parse_multiplex),
+        crate::redis::pool::set_multiplex,
+        "expected auto, off or a number of shared connections from 1 to 8",
+    )
 }
 
 /// Zend/zend_ini.h: the stages at which the engine sets a value.

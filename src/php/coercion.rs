@@ -85,7 +85,7 @@ fn position(z: &Zval) -> u32 {
 }
 
 fn wrong_type(expected: Scalar, z: &Zval) -> Invalid {
-    Invalid::type_error(format!("must be of type {}, {} given", expected.name(), super::values::type_name(z)))
+    Invalid::type_error(format!("must be of type {}, {} given", expected.name(), super::php_value::type_name(z)))
 }
 
 /// `z` as a parameter declared `ty` receives it: in strict mode only that type

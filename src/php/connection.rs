@@ -9,8 +9,9 @@ use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use super::connection_parts::{apply_auth, call, credentials, seconds, TimeoutOverrides};
+use super::php_value::type_name;
 use super::php_value::{PhpArray, PhpValue};
-use super::values::{self, type_name};
+use super::values;
 use crate::error::{Error, Result};
 use crate::limiter::backend::Backend;
 use crate::memory;

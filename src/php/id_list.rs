@@ -11,7 +11,8 @@ use ext_php_rs::types::Zval;
 
 use super::array_entries::entries;
 pub use super::array_entries::Key;
-use super::values::{self, type_name};
+use super::php_value::type_name;
+use super::values;
 use crate::error::{Invalid, Result};
 
 /// The most ids one `consumeMany()` call takes: a batch is one round trip,

@@ -11,8 +11,9 @@ use ext_php_rs::zend::ClassEntry;
 
 use super::connection;
 use super::exceptions::in_call;
+use super::php_value::type_name;
 use super::register::Finish;
-use super::values::{self, type_name};
+use super::values;
 use super::zend_api::{self, MAY_BE_ARRAY, MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
 use crate::error::{Error, Result};
 use crate::metrics::fleet::MAX_MINUTES;

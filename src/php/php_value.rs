@@ -3,8 +3,11 @@
 //! engine's `Zval` and `ZendHashTable` implement them, and so does the
 //! tree of plain Rust values the fuzz target of `$connection` arrays builds
 //! (fuzz/fuzz_targets/connection_arrays.rs), which has no PHP to make zvals.
-//! Each method answers as the `Zval` method of the same name does.
+//! Each method answers as the `Zval` method of the same name does; PHP's name
+//! for a value's type (`type_name`) is here too, so this module needs none
+//! of its readers.
 
+use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendHashTable, Zval};
 
 pub trait PhpValue {
@@ -67,7 +70,7 @@ impl PhpValue for Zval {
         Zval::array(self)
     }
     fn type_name(&self) -> String {
-        super::values::type_name(self)
+        type_name(self)
     }
 }
 
@@ -84,5 +87,23 @@ impl PhpArray for ZendHashTable {
     }
     fn len(&self) -> usize {
         ZendHashTable::len(self)
+    }
+}
+
+/// PHP's name for the type of a value, as in "string given".
+pub fn type_name(z: &Zval) -> String {
+    let z = z.dereference();
+    match z.get_type() {
+        DataType::Null | DataType::Undef => "null".into(),
+        DataType::False | DataType::True | DataType::Bool => "bool".into(),
+        DataType::Long => "int".into(),
+        DataType::Double => "float".into(),
+        DataType::String => "string".into(),
+        DataType::Array => "array".into(),
+        // An anonymous class's name goes on after a NUL byte; PHP shows the part before.
+        DataType::Object(_) => {
+            z.object().and_then(|o| o.get_class_name().ok()).map_or_else(|| "object".into(), |n| n.split('\0').next().unwrap_or("").to_string())
+        }
+        _ => "resource".into(),
     }
 }

@@ -23,7 +23,7 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use super::connection_parts::{apply_auth, call, seconds, TimeoutOverrides};
-use super::values::type_name;
+use super::php_value::type_name;
 use super::zend_api;
 use crate::error::{Error, Result};
 use crate::redis::dsn::parse_dsn;

@@ -15,24 +15,6 @@ use super::coercion::{coerce, Coerced, Scalar};
 use super::php_value::PhpValue;
 use crate::error::{Invalid, Result};
 
-/// PHP's name for the type of a value, as in "string given".
-pub fn type_name(z: &Zval) -> String {
-    let z = z.dereference();
-    match z.get_type() {
-        DataType::Null | DataType::Undef => "null".into(),
-        DataType::False | DataType::True | DataType::Bool => "bool".into(),
-        DataType::Long => "int".into(),
-        DataType::Double => "float".into(),
-        DataType::String => "string".into(),
-        DataType::Array => "array".into(),
-        // An anonymous class's name goes on after a NUL byte; PHP shows the part before.
-        DataType::Object(_) => {
-            z.object().and_then(|o| o.get_class_name().ok()).map_or_else(|| "object".into(), |n| n.split('\0').next().unwrap_or("").to_string())
-        }
-        _ => "resource".into(),
-    }
-}
-
 fn wrong_type<V: PhpValue + ?Sized>(expected: &str, z: &V) -> Invalid {
     Invalid::type_error(format!("must be of type {expected}, {} given", z.type_name()))
 }

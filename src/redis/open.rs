@@ -115,7 +115,10 @@ mod tests {
         assert_eq!(describe(&io(std::io::ErrorKind::WouldBlock, "Resource temporarily unavailable (os error 11)")), "timed out");
         assert_eq!(describe(&io(std::io::ErrorKind::ConnectionRefused, "Connection refused (os error 111)")), "connection refused");
         assert_eq!(describe(&io(std::io::ErrorKind::ConnectionReset, "Connection reset by peer (os error 104)")), "the server reset the connection");
-        assert_eq!(describe(&RedisError::from((ErrorKind::AuthenticationFailed, "Password authentication failed"))), "authentication failed (wrong user name or password)");
+        assert_eq!(
+            describe(&RedisError::from((ErrorKind::AuthenticationFailed, "Password authentication failed"))),
+            "authentication failed (wrong user name or password)"
+        );
         assert_eq!(describe(&RedisError::from((ErrorKind::Parse, "Parse error"))), "not a Redis server (its answer is not the Redis protocol)");
         let nested = RedisError::from((
             ErrorKind::Io,

@@ -82,11 +82,12 @@ impl Tls {
     /// every request through in silence). The files are still read at every
     /// connect (`tls::certificates`), so a renewed certificate is taken up.
     pub fn check_files(&self) -> Result<()> {
-        for (what, file) in [("CA file (cafile)", &self.cafile), ("client certificate (certfile)", &self.certfile), ("client key (keyfile)", &self.keyfile)] {
+        for (what, file) in
+            [("CA file (cafile)", &self.cafile), ("client certificate (certfile)", &self.certfile), ("client key (keyfile)", &self.keyfile)]
+        {
             if let Some(path) = file {
-                std::fs::File::open(path).map_err(|e| {
-                    Error::value("connection", format!("cannot read the TLS {what} {}: {}", shown(path), super::open::plain_io(&e)))
-                })?;
+                std::fs::File::open(path)
+                    .map_err(|e| Error::value("connection", format!("cannot read the TLS {what} {}: {}", shown(path), super::open::plain_io(&e))))?;
             }
         }
         Ok(())

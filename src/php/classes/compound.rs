@@ -19,10 +19,10 @@ use crate::php::array_entries::entries;
 use crate::php::exceptions::in_call;
 use crate::php::given_numbers::{Member, Policy};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::php_value::type_name;
 use crate::php::register::Finish;
 use crate::php::remaining::{self, Limiter};
 use crate::php::state::LimiterState;
-use crate::php::values::type_name;
 
 const CLASS: &str = "CompoundRateLimiter";
 
