@@ -28,7 +28,14 @@ passed=0 failed=0
 ok() { echo "  ok: $*"; passed=$((passed + 1)); }
 fail() { echo "  FAIL: $*"; failed=$((failed + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
-finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+# The cells of make check-dist's table (system | PHP | what was installed), then the count.
+finish() {
+  echo "table: $(. /etc/os-release && echo "${PRETTY_NAME% (*)}") | $(php -n -r 'echo PHP_VERSION, PHP_ZTS ? " ZTS" : " NTS";' 2>/dev/null) | ${installed:-–}"
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+}
+installed=
 lists_ratelimit() { grep -qx ratelimit <<<"$("$@" -m 2>&1)"; }
 # apt-get's progress into /tmp/apt.log, its last lines shown when it fails.
 apt_quiet() { apt-get -qq "$@" >/tmp/apt.log 2>&1 || { tail -5 /tmp/apt.log; return 1; }; }
@@ -84,6 +91,7 @@ if [ "$mode" = debian ]; then
   deb=$(ls "$dist"/php"$php_version"-ratelimit_*.deb 2>/dev/null | head -1)
   if [ -n "$deb" ]; then
     check "apt-get install ./$(basename "$deb")" apt_quiet install -y "$deb"
+    installed="\`$(basename "$deb")\`, its .so the archive's"
     check "it depends on phpapi-$api" grep -q "phpapi-$api" <<<"$(dpkg-query -W -f='${Depends}' "php$php_version-ratelimit")"
   else
     # Debian 12 and 13 have a package; experimental's PHPs the archive, enabled the Debian way.
@@ -91,6 +99,7 @@ if [ "$mode" = debian ]; then
     install -m 0644 "$archive/ratelimit.so" "$ext_dir/ratelimit.so"
     install -m 0644 "$archive/ratelimit.ini" "/etc/php/$php_version/mods-available/ratelimit.ini"
     check "phpenmod -v $php_version ratelimit" phpenmod -v "$php_version" ratelimit
+    installed="\`$asset\`, phpenmod"
   fi
   check "phpenmod enabled it for the CLI and FPM" test -L "/etc/php/$php_version/cli/conf.d/20-ratelimit.ini" -a -L "/etc/php/$php_version/fpm/conf.d/20-ratelimit.ini"
   check "the package's .so is the archive's" cmp -s "$ext_dir/ratelimit.so" "$archive/ratelimit.so"
@@ -105,6 +114,7 @@ else
   echo "   RUN $step"
   cp "$dist/$asset" /tmp/ratelimit.tgz
   check "the RUN line ran" env PHP_INI_DIR=/usr/local/etc/php bash -ec "$step"
+  installed="\`$asset\`, the RUN line"
   check "ratelimit.so in $ext_dir" test -f "$ext_dir/ratelimit.so"
   check "docker-php-ext-ratelimit.ini in conf.d" test -f /usr/local/etc/php/conf.d/docker-php-ext-ratelimit.ini
 fi

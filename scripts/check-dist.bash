@@ -22,7 +22,10 @@
 # with it. The PHPs of the official checks are make dist's trees in its
 # Debian 12 build root, copied to /usr/local. Needs root and make dist's
 # output (dist/ and that root). Log: /var/cache/ratelimit-matrix/logs/check-dist-CHECK.log.
-# Ends "N passed, N failed" (every check's together).
+# Prints a table (check × system × PHP × passed/failed, when and which
+# commit); a run of the whole phpt suite (no DIST_TESTS) puts its rows in
+# docs/install.md's table between the dist markers, each replacing its own
+# line. Ends "N passed, N failed" (every check's together).
 set -uo pipefail
 {
 cd "$(dirname "$0")/.."
@@ -34,6 +37,9 @@ builder=$dir/roots/dist-build-bookworm
 (cd dist && sha256sum -c --quiet SHA256SUMS) || { echo "dist/ does not match its SHA256SUMS"; echo "0 passed, 1 failed"; exit 1; }
 
 total_passed=0 total_failed=0
+table=$dir/check-dist.md
+echo "| row | system | PHP | installed | passed | failed | measured |" >"$table"
+measured="$(date -u '+%Y-%m-%d %H:%M') $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +)"
 for check in "${checks[@]}"; do
   # check → clean root, the PHP tree for /usr/local (official), the make dist variant whose run-tests.php runs the suite, the arguments inside
   case $check in
@@ -80,9 +86,17 @@ for check in "${checks[@]}"; do
   grep -aE '^  (ok|FAIL): |^-- |^   ' "$log" | grep -av '^   |' | sed "s/^/[$check] /" | grep -aE 'FAIL|^\[[a-z0-9-]*\] -- ' || true
   read -r p f < <(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 | awk '{print $1, $3}')
   echo "[$check] ${p:-0} passed, ${f:-1} failed"
+  cells=$(sed -n 's/^table: //p' "$log" | tail -1)
+  echo "| $check | ${cells:-– | – | –} | ${p:-0} | ${f:-1} | $measured |" >>"$table"
   total_passed=$((total_passed + ${p:-0})) total_failed=$((total_failed + ${f:-1}))
   rm -rf "$work"
 done
+cat "$table"
+# A run of the whole suite speaks for its rows in docs/install.md's table (each its own line).
+if [ -z "${DIST_TESTS:-}" ]; then
+  RATELIMIT_DOCS_MARKER=dist php -n scripts/matrix-docs.php "$table" docs/install.md debian12 debian13 sid php85 php86 official-nts official-zts \
+    && echo "docs/install.md: the rows ${checks[*]} updated"
+fi
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" -eq 0 ]
 }

@@ -16,14 +16,11 @@
 # where version is the release's tag as written: tag releases <version>, no "v".
 # Every .so is refused when it needs a glibc symbol version newer than
 # Debian 12's (2.36): that is the oldest system the archives promise to run on.
-#
-# Environment: RATELIMIT_COMMIT (the commit built, from the host's checkout).
 set -euo pipefail
 cd /build/ratelimit
 out=/build/out dist=/build/dist
 glibc_ceiling=2.36 # Debian 12's
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
-commit=${RATELIMIT_COMMIT:-unknown}
 rm -rf "$dist" && mkdir -p "$dist"
 
 # The newest GLIBC_ symbol version $1 needs; fails when it is newer than Debian 12's.
@@ -71,7 +68,7 @@ for dir in "$out"/*/; do
   {
     echo "extension=ratelimit"
     echo "version=$version"
-    echo "commit=$commit"
+    echo "commit=$commit" # of the build (scripts/dist-root.bash's info)
     echo "php=${variant%-*}"
     echo "php_version_built_against=$php_version"
     echo "php_api=$php_api"
@@ -96,7 +93,7 @@ rm -rf "${stage:?}"/* && install -m 0755 "$out/ratelimit-redis.so" "$stage/ratel
 strip --strip-unneeded "$stage/ratelimit-redis.so"
 if floor=$(glibc_floor "$stage/ratelimit-redis.so"); then
   install -m 0644 LICENSE "$stage/"
-  printf '%s\n' "module=ratelimit-redis" "version=$version" "commit=$commit" "servers=Redis >= 6.0, Valkey >= 8.0 (loadmodule)" \
+  printf '%s\n' "module=ratelimit-redis" "version=$version" "commit=$(cat "$out/ratelimit-redis.commit")" "servers=Redis >= 6.0, Valkey >= 8.0 (loadmodule)" \
     "arch=x86_64" "os=linux" "libc=glibc" "glibc_floor=$floor" "built_on=Debian $(cat /etc/debian_version)" \
     "sha256_ratelimit-redis.so=$(sha256sum "$stage/ratelimit-redis.so" | cut -d' ' -f1)" | manifest >"$stage/manifest.json"
   pack "$stage" "$dist/ratelimit-redis-$version-x86_64-linux-glibc.tgz"

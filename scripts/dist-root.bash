@@ -21,6 +21,7 @@
 # Out: /build/out/<variant>/ratelimit.so and info (the PHP it was built
 # against, as NAME=value lines), /build/out/<variant>/run-tests.php (that
 # PHP's test runner, for roots without php-dev), /build/out/ratelimit-redis.so.
+# Environment: RATELIMIT_COMMIT (the commit built, from the host's checkout).
 set -euo pipefail
 cd /build/ratelimit
 out=/build/out
@@ -46,8 +47,9 @@ build_extension() {
   cp "$CARGO_TARGET_DIR/release/libratelimit.so" "$to/ratelimit.so"
   # What the archive's manifest says of the PHP it was built against.
   {
+    echo "commit=${RATELIMIT_COMMIT:-unknown}"
     echo "php_version=$("$php" -n -r 'echo PHP_VERSION;')"
-    echo "php_api=$("$php_config" --phpapi)"
+    echo "php_api=$("$php" -n -i | sed -n 's/^PHP API => //p')" # upstream php-config has no --phpapi
     echo "zend_module_api=$("$php" -n -i | sed -n 's/^PHP Extension => //p')"
     echo "build_id=$("$php" -n -i | sed -n 's/^PHP Extension Build => //p')"
     echo "zts=$("$php" -n -r 'echo PHP_ZTS ? "true" : "false";')"
@@ -63,6 +65,7 @@ build_extension() {
 started=$SECONDS
 cargo build --release --locked --quiet -p ratelimit-redis
 cp "$CARGO_TARGET_DIR/release/libratelimit_redis.so" "$out/ratelimit-redis.so"
+echo "${RATELIMIT_COMMIT:-unknown}" >"$out/ratelimit-redis.commit"
 echo "the server module built in $((SECONDS - started)) s"
 
 status=0

@@ -12,7 +12,9 @@
 # them where no toolchain is.
 #
 #   scripts/dist.bash [variant ...]   default: every PHP we can build for
-#                                      (8.2-nts 8.4-nts 8.4-zts 8.5-nts 8.6-nts 8.2-zts)
+#                                      (8.2-nts 8.4-nts 8.4-zts 8.5-nts 8.6-nts 8.2-zts);
+#                                      the archives of variants built by an earlier run and
+#                                      not named now are packed again as they were
 # 8.2 NTS is Debian 12's php8.2-dev; 8.5 and 8.6 NTS are Debian
 # experimental's php8.5-dev and php8.6-dev, in a sid root of their own
 # (dist-headers-sid) bound into the build root, their php run chrooted
@@ -32,7 +34,9 @@ commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +)
 fetch_crates || exit 1
 root=$(root_of bookworm dist-build-bookworm) || { echo "the Debian 12 build root was not built: see $dir/logs/root-dist-build-bookworm.log"; exit 1; }
 prepare_root "$root"
-rm -rf "$root/build/out"
+# The variants named are built again; those of an earlier run stay and are
+# packed too (each manifest names the commit it was built from).
+for variant in "${variants[@]}"; do rm -rf "$root/build/out/$variant"; done
 # Debian experimental's PHP 8.5 and 8.6 (NTS) in a sid root, for the variants that build against them.
 if grep -qE '^8\.[56]-nts$' <(printf '%s\n' "${variants[@]}"); then
   headers=$(root_of "sid+php8.5" dist-headers-sid) || { echo "the sid root of PHP 8.5 and 8.6 was not built: see $dir/logs/root-dist-headers-sid.log"; exit 1; }
@@ -43,10 +47,10 @@ if grep -qE '^8\.[56]-nts$' <(printf '%s\n' "${variants[@]}"); then
   export RATELIMIT_ROOT_BIND=$headers:/opt/sid
 fi
 echo "== make dist: ${variants[*]} in $root (log: $log)"
-in_root "$root" nice -n 10 bash /build/ratelimit/scripts/dist-root.bash "${variants[@]}" 2>&1 | tee "$log"
+in_root "$root" RATELIMIT_COMMIT="$commit" nice -n 10 bash /build/ratelimit/scripts/dist-root.bash "${variants[@]}" 2>&1 | tee "$log"
 built=${PIPESTATUS[0]}
 unset RATELIMIT_ROOT_BIND
-in_root "$root" RATELIMIT_COMMIT="$commit" bash /build/ratelimit/scripts/dist-pack.bash 2>&1 | tee -a "$log"
+in_root "$root" bash /build/ratelimit/scripts/dist-pack.bash 2>&1 | tee -a "$log"
 packed=${PIPESTATUS[0]}
 stop_processes_in "$root"
 

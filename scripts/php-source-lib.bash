@@ -90,4 +90,7 @@ build_php() {
   make -j2 >"$work/make.log" 2>&1 || { tail -40 "$work/make.log"; return 1; }
   make install >"$work/install.log" 2>&1 || { tail -20 "$work/install.log"; return 1; }
   mkdir -p "$prefix/etc/php/conf.d"
+  # The official images have it (their shared extensions are there); a PHP
+  # of only built-in extensions gets none from make install.
+  mkdir -p "$("$prefix/bin/php-config" --extension-dir)"
 }
