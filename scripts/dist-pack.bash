@@ -62,6 +62,12 @@ for dir in "$out"/*/; do
   floor=$(glibc_floor "$stage/ratelimit.so") || { status=1; continue; }
   # shellcheck disable=SC1090 # NAME=value lines of scripts/dist-root.bash
   . "$dir/info"
+  # The module entry's build id (PHP refuses a module whose differs): the
+  # .so must be the build for the PHP its manifest names.
+  if ! grep -qaF "$build_id" "$stage/ratelimit.so"; then
+    echo "$variant: ratelimit.so was not built for $build_id (it says $(grep -aoE 'API[0-9]+,N?TS' "$stage/ratelimit.so" | head -1))" >&2
+    status=1; continue
+  fi
   debug_suffix=; if [ "$debug" = true ]; then debug_suffix=-debug; fi
   name=php_ratelimit-${version}_php${variant%-*}-x86_64-linux-glibc$debug_suffix-${variant#*-}
   install -m 0644 ratelimit.ini LICENSE "$stage/"

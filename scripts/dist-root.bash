@@ -119,7 +119,10 @@ for variant in "$@"; do
       fi
       cd /build/ratelimit
       '"$(declare -f build_extension)"'
-      build_extension /usr/local/bin/php /usr/local/bin/php-config "$out/$variant"
+      # Named by the tree, not /usr/local: cargo builds again only when the
+      # paths of PHP and PHP_CONFIG change (ext-php-rs watches those), and
+      # /usr/local is every variant'"'"'s.
+      build_extension "$tree/usr/local/bin/php" "$tree/usr/local/bin/php-config" "$out/$variant"
     ' _ "$variant" "$version" "$tree" "$options" "$out"; then
     echo "$variant: not built"
     rm -rf "$out/$variant"
