@@ -37,7 +37,7 @@ builder=$dir/roots/dist-build-bookworm
 (cd dist && sha256sum -c --quiet SHA256SUMS) || { echo "dist/ does not match its SHA256SUMS"; echo "0 passed, 1 failed"; exit 1; }
 
 total_passed=0 total_failed=0
-table=$dir/check-dist.md
+table=$dir/logs/check-dist-table.$$.md # one per run: runs of different checks may overlap
 echo "| row | system | PHP | installed | passed | failed | measured |" >"$table"
 measured="$(date -u '+%Y-%m-%d %H:%M') $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +)"
 for check in "${checks[@]}"; do

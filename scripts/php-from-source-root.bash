@@ -78,7 +78,7 @@ if [ "${RATELIMIT_PHP_REBUILD:-0}" = 1 ] || [ "$(cat "$built" 2>/dev/null | head
   cd "$(dirname "$(find . -name config.m4 -path '*redis*' | head -1)")"
   { "$prefix/bin/phpize" && ./configure --with-php-config="$prefix/bin/php-config" && make "$jobs" && make install; } \
     >/build/phpredis-src/build.log 2>&1 || { tail -30 /build/phpredis-src/build.log; exit 1; }
-  printf '%s\n%s\n' "$want" "$src" >"$built"
+  printf '%s\n%s\n' "$want" "$php_src_dir" >"$built"
   echo "PHP ($flavour) and phpredis built in $((SECONDS - started)) s"
 fi
 
