@@ -130,7 +130,9 @@ out=$(RATELIMIT_SO="$ext_dir/ratelimit.so" RATELIMIT_MODULE="$module/ratelimit-r
   RATELIMIT_RUN_TESTS=${RATELIMIT_RUN_TESTS:-} scripts/run-tests.bash "${tests[@]}" 2>&1)
 echo "$out" # run-tests.bash shows failures with their diffs, the summaries and the slowest tests
 read -r p f < <(grep -aE '^[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -1 | awk '{print $1, $3}')
-if [ -n "${p:-}" ] && [ "$f" = 0 ]; then ok "phpt suite: $p passed, 0 failed"; passed=$((passed + p - 1)); else fail "phpt suite: ${p:-?} passed, ${f:-?} failed"; failed=$((failed + ${f:-1} - 1)); fi
+# Each phpt run counts as one check (the total's passed and failed are tests).
+if [ -z "${p:-}" ]; then fail "the phpt suite ended without a count"
+else echo "  $([ "$f" = 0 ] && echo ok || echo FAIL): phpt suite: $p passed, $f failed"; passed=$((passed + p)) failed=$((failed + f)); fi
 
 echo "-- an archive for another PHP is refused, in PHP's own words"
 # refused ARCHIVE PATTERN: the .so of ARCHIVE does not load here and PHP's message matches PATTERN (grep -E).
@@ -152,7 +154,10 @@ fi
 for other in "$dist"/php_ratelimit-"${version}"_php*-x86_64-linux-glibc-"$zts".tgz; do
   other=$(basename "$other")
   [ "$other" != "$asset" ] || continue
-  check "the archive of another PHP ($other): module API mismatch" refused "$other" "Module compiled with module API="
+  # PHP compares the module API, unless the loader already missed a function
+  # this PHP no longer has (the 8.2 build in 8.6: zend_call_known_function).
+  check "the archive of another PHP ($other): refused (module API, or a function this PHP lacks)" \
+    refused "$other" "Module compiled with module API=|Unable to load dynamic library .*undefined symbol"
   break
 done
 
