@@ -28,7 +28,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module yii-vendor test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module yii-vendor test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb dist check-dist check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -123,6 +123,12 @@ check-packaging: $(SO) $(MODULE_SO) ## make deb + apt install + smoke test + pur
 deb: $(SO) $(MODULE_SO) ## Debian packages: dist/php<X.Y>-ratelimit_<version>_<arch>.deb for php-config's PHP, and dist/ratelimit-redis-module_<version>_<arch>.deb (the server module)
 	scripts/build-deb.bash "$(SO)" "$(PHP_CONFIG)"
 	scripts/build-module-deb.bash "$(MODULE_SO)"
+
+dist: ## prebuilt binaries in dist/ for users without a Rust toolchain, built in a Debian 12 root (its glibc the floor): an archive per PHP named and laid out for PIE (8.2 NTS, 8.4 NTS and ZTS, 8.5 and 8.6 NTS; DIST_PHPS="8.4-nts 8.4-zts" to pick) with a manifest.json, the server module's, the .debs of Debian 12's php8.2 and 13's php8.4, SHA256SUMS; needs root
+	scripts/dist.bash $(DIST_PHPS)
+
+check-dist: ## install make dist's files where no toolchain is (Debian 12, 13, sid and experimental's 8.5 and 8.6 in roots without cargo, clang, php-dev: the .debs, the archives in Debian's PHP and in the official images' /usr/local PHP, NTS and ZTS), php-fpm, the phpt suite against them, a wrong archive refused; DIST_CHECKS="…" to pick; needs root
+	scripts/check-dist.bash $(DIST_CHECKS)
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php > stubs/ratelimit.stub.php

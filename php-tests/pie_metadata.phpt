@@ -1,5 +1,5 @@
 --TEST--
-composer.json for PIE: type php-ext and a php-ext section of only the directives PIE documents (extension-name, priority, support-zts, support-nts, configure-options, build-path, download-url-method, os-families or os-families-exclude), each of its documented form; the extension name is the loaded extension's, the priority ratelimit.ini's, build-path holds the phpize build and this PHP's thread safety is supported
+composer.json for PIE: type php-ext and a php-ext section of only the directives PIE documents (extension-name, priority, support-zts, support-nts, configure-options, build-path, download-url-method, os-families or os-families-exclude), each of its documented form; the prebuilt binaries first, the source build as fallback; the extension name is the loaded extension's, the priority ratelimit.ini's, build-path holds the phpize build and this PHP's thread safety is supported
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --FILE--
@@ -15,7 +15,9 @@ $directives = [
         && is_string($o['name'] ?? null) && is_string($o['description'] ?? null) && is_bool($o['needs-value'] ?? false)
         && array_diff(array_keys($o), ['name', 'description', 'needs-value']) === [], true),
     'build-path' => fn ($v) => is_string($v) && $v !== '' && !str_starts_with($v, '/'),
-    'download-url-method' => fn ($v) => in_array($v, ['composer-default', 'pre-packaged-source'], true),
+    // One method or a list tried in order (a pre-packaged binary first, the source build when no asset fits).
+    'download-url-method' => fn ($v) => ($m = is_array($v) && array_is_list($v) ? $v : [$v]) !== []
+        && array_diff($m, ['composer-default', 'pre-packaged-source', 'pre-packaged-binary']) === [],
     'os-families' => fn ($v) => is_array($v) && $v !== [] && array_diff($v, ['windows', 'bsd', 'darwin', 'solaris', 'linux', 'unknown']) === [],
     'os-families-exclude' => fn ($v) => is_array($v) && $v !== [] && array_diff($v, ['windows', 'bsd', 'darwin', 'solaris', 'linux', 'unknown']) === [],
 ];
@@ -28,6 +30,9 @@ echo "directives PIE does not document: ", implode(', ', array_diff(array_keys($
 foreach ($ext as $k => $v) {
     if (isset($directives[$k])) echo "$k: ", json_encode($v), ($directives[$k])($v) ? '' : '  <- not of the documented form', "\n";
 }
+// PIE tries the methods in order: the last must build from source, for a PHP no prebuilt archive fits.
+$methods = (array) ($ext['download-url-method'] ?? 'composer-default');
+echo "the last download method builds from source: ", var_export(in_array(end($methods), ['composer-default', 'pre-packaged-source'], true), true), "\n";
 echo "os-families and os-families-exclude both: ", var_export(isset($ext['os-families'], $ext['os-families-exclude']), true), "\n";
 echo "the loaded extension's name: ", var_export(extension_loaded($ext['extension-name']), true), "\n";
 preg_match('/^; priority=(\d+)$/m', file_get_contents("$root/ratelimit.ini"), $m);
@@ -45,7 +50,9 @@ priority: 20
 support-zts: true
 support-nts: true
 build-path: "phpize"
+download-url-method: ["pre-packaged-binary","composer-default"]
 os-families: ["linux"]
+the last download method builds from source: true
 os-families and os-families-exclude both: false
 the loaded extension's name: true
 ratelimit.ini's priority: true

@@ -10,14 +10,23 @@
 #   does), prerm disables it, postrm purge forgets php-common's records.
 #
 #   scripts/build-deb.bash [the .so] [php-config]      prints the path of the .deb
+#   RATELIMIT_DEB_PHP="8.4 20240924" scripts/build-deb.bash the.so
+#       for Debian's php8.4 (PHP API 20240924) without it installed here (make
+#       dist packs its Debian 12 build of 8.4 NTS for Debian 13 this way): its
+#       extension dir is Debian's /usr/lib/php/<API>
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deb-lib.bash
 so=${1:-modules/ratelimit.so} php_config=${2:-php-config}
 
-php_version=$("$php_config" --version | cut -d. -f1,2)
-php_api=$("$php_config" --phpapi)
-ext_dir=$("$php_config" --extension-dir)
+if [ -n "${RATELIMIT_DEB_PHP:-}" ]; then
+  read -r php_version php_api <<<"$RATELIMIT_DEB_PHP"
+  ext_dir=/usr/lib/php/$php_api
+else
+  php_version=$("$php_config" --version | cut -d. -f1,2)
+  php_api=$("$php_config" --phpapi)
+  ext_dir=$("$php_config" --extension-dir)
+fi
 deb_start "php$php_version-ratelimit" Cargo.toml
 install -D -m 0644 "$so" "$root$ext_dir/ratelimit.so"
 strip --strip-unneeded "$root$ext_dir/ratelimit.so"

@@ -8,6 +8,8 @@
 // were measured at. The lines come in the order of the ROWs given (every
 // row of make matrix); a line of a row no longer among them is dropped.
 // A doc without both markers is an error (exit 1), not an append.
+// RATELIMIT_DOCS_MARKER=dist: the table between the dist markers instead,
+// which make check-dist measures (scripts/check-dist.bash).
 [$self, $tableFile, $docFile] = $argv + [null, null, null];
 $order = array_slice($argv, 3);
 if ($tableFile === null || $docFile === null || $order === []) {
@@ -15,8 +17,10 @@ if ($tableFile === null || $docFile === null || $order === []) {
     exit(2);
 }
 $doc = file_get_contents($docFile);
-$begin = "<!-- matrix:begin -->\n";
-$end = "<!-- matrix:end -->";
+$marker = getenv('RATELIMIT_DOCS_MARKER') ?: 'matrix';
+$target = $marker === 'matrix' ? 'make matrix' : "make check-$marker";
+$begin = "<!-- $marker:begin -->\n";
+$end = "<!-- $marker:end -->";
 $from = strpos($doc, $begin);
 $to = strpos($doc, $end);
 if ($from === false || $to === false || $to < $from) {
@@ -38,7 +42,7 @@ $table = file_get_contents($tableFile);
 $rows = array_merge(rows_of(substr($doc, $from, $to - $from)), rows_of($table));
 preg_match('/^\| row \|.*$/m', $table, $header);
 $columns = substr_count($header[0], '|') - 1;
-$out = "Each row as its last `make matrix` run measured it (UTC date, commit):\n\n" . $header[0] . "\n|" . str_repeat('---|', $columns) . "\n";
+$out = "Each row as its last `$target` run measured it (UTC date, commit):\n\n" . $header[0] . "\n|" . str_repeat('---|', $columns) . "\n";
 foreach ($order as $row) {
     if (isset($rows[$row])) $out .= $rows[$row] . "\n";
 }

@@ -10,7 +10,8 @@
 #   prepare_root ROOT           resolv.conf (apt inside), localhost in /etc/hosts, a fresh copy of the checkout
 #   in_root ROOT [VAR=value...] command...
 #                               the command chrooted in ROOT: /proc, /dev, the host's ~/.cargo and
-#                               ~/.rustup bound, a clean environment (the VARs added to it)
+#                               ~/.rustup bound, a clean environment (the VARs added to it);
+#                               RATELIMIT_ROOT_BIND=DIR:PATH also binds DIR at PATH inside
 #   stop_processes_in ROOT      stops, by PID, every process still running inside ROOT
 #   fetch_crates                cargo fetch on the host, so the roots build offline
 
@@ -133,6 +134,10 @@ in_root() {
     mount --rbind /dev "$root/dev"
     mount --bind "$HOME/.cargo" "$root/root/.cargo"
     mount --bind "$HOME/.rustup" "$root/root/.rustup"
+    if [ -n "${RATELIMIT_ROOT_BIND:-}" ]; then
+      mkdir -p "$root${RATELIMIT_ROOT_BIND#*:}"
+      mount --bind "${RATELIMIT_ROOT_BIND%%:*}" "$root${RATELIMIT_ROOT_BIND#*:}"
+    fi
     exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
       PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       CARGO_TARGET_DIR=/build/target CARGO_NET_OFFLINE=true "$@"

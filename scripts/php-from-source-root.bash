@@ -57,58 +57,8 @@ export PHP_INI_DIR=$prefix/etc/php
 built=$PHP_INI_DIR/.ratelimit-php
 jobs=-j2
 
-# A Debian source package known to be complete on the mirror, for when the
-# suite's own is not served: some mirrors (this project's build machines')
-# answer 404 for trixie's current php8.4 source while still serving this
-# upload (Debian's 8.4.16-1). Pinned by the SHA-256 of its .dsc, whose own
-# SHA-256 lines pin the tarballs.
-declare -A PINNED_DSC=(
-  [php8.4]="pool/main/p/php8.4/php8.4_8.4.16-1.dsc 9f2172c07beb78b91fe6388c88343c82d38552f3955def7e0706eb09f6311840"
-)
-
-# Downloads the pinned source package of $1 from the root's Debian mirror
-# into the current directory; fails when there is none or a checksum differs.
-download_pinned() {
-  local pkg=$1 entry path sum mirror dsc
-  entry=${PINNED_DSC[$pkg]:-}
-  [ -n "$entry" ] || return 1
-  read -r path sum <<<"$entry"
-  dsc=$(basename "$path")
-  mirror=$(awk '$1 == "deb" && $2 ~ /^https?:/ && $3 == "trixie" {print $2; exit}' /etc/apt/sources.list)
-  curl -fsS -o "$dsc" "$mirror/$path" && echo "$sum  $dsc" | sha256sum -c --quiet - >&2 || return 1
-  awk '/^Checksums-Sha256:/ {on = 1; next} /^[^ ]/ {on = 0} on {print $1 "  " $3}' "$dsc" >SHA256SUMS
-  while read -r _ file; do
-    curl -fsS -o "$file" "$mirror/$(dirname "$path")/$file" || return 1
-  done <SHA256SUMS
-  sha256sum -c --quiet SHA256SUMS >&2
-}
-
-# Unpacks the upstream source of Debian source package $1 into the current
-# directory and prints the directory made: $2 when given (a tarball or a
-# directory), else the upstream tarball of apt-get source (checked against
-# the mirror's source index; apt keeps what it fetched when another file of
-# the package is missing), else of the pinned package above. Only the
-# upstream tarball: Debian's patches re-lay the install for Debian's own
-# packages (versioned include and build directories, phpize's aclocal),
-# which breaks a PHP of a prefix of its own.
-unpack_source() {
-  local pkg=$1 given=${2:-} orig
-  if [ -n "$given" ]; then
-    echo "$pkg: from $given (RATELIMIT_*_SRC)" >&2
-    if [ -d "$given" ]; then cp -a "$given" .; else tar -xf "$given"; fi
-    find . -mindepth 1 -maxdepth 1 -type d | head -1
-    return 0
-  fi
-  apt-get source -qq --download-only "$pkg" >&2 && echo "$pkg: apt-get source $pkg" >&2
-  if ! ls "$pkg"_*.orig.tar.* >/dev/null 2>&1; then
-    download_pinned "$pkg" && echo "$pkg: the mirror does not serve the suite's source package; the pinned ${PINNED_DSC[$pkg]%% *}" >&2
-  fi
-  orig=$(ls "$pkg"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1)
-  [ -n "$orig" ] || { echo "$pkg: no source (RATELIMIT_PHP_SRC / RATELIMIT_PHPREDIS_SRC can name a tarball)" >&2; return 1; }
-  echo "$pkg: its upstream tarball $orig" >&2
-  tar -xf "$orig"
-  find . -mindepth 1 -maxdepth 1 -type d | head -1
-}
+# unpack_source, build_php: PHP from a Debian source package's upstream tarball.
+. /build/ratelimit/scripts/php-source-lib.bash
 
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends build-essential pkg-config autoconf bison re2c dpkg-dev xz-utils curl ca-certificates \
@@ -117,22 +67,10 @@ apt-get install -y -qq --no-install-recommends build-essential pkg-config autoco
 want="$flavour $options"
 if [ "${RATELIMIT_PHP_REBUILD:-0}" = 1 ] || [ "$(cat "$built" 2>/dev/null | head -1)" != "$want" ]; then
   started=$SECONDS
-  rm -rf /build/php-src && mkdir -p /build/php-src && cd /build/php-src
-  src=$(unpack_source php8.4 "${RATELIMIT_PHP_SRC:-}")
-  cd "$src"
-  # A release tarball has configure; a tree without one needs it made.
-  [ -x configure ] || ./buildconf --force
   # shellcheck disable=SC2086 # the flavour's options are words
-  ./configure --prefix="$prefix" --with-config-file-path="$PHP_INI_DIR" --with-config-file-scan-dir="$PHP_INI_DIR/conf.d" \
-    --enable-fpm --disable-cgi --disable-phpdbg $options \
-    --disable-all --enable-ctype --enable-filter --with-iconv --enable-mbstring --disable-mbregex --with-openssl \
-    --enable-pcntl --enable-posix --enable-session --enable-sockets --enable-tokenizer --with-zlib \
-    >/build/php-src/configure.log 2>&1 || { tail -30 /build/php-src/configure.log; exit 1; }
-  make "$jobs" >/build/php-src/make.log 2>&1 || { tail -40 /build/php-src/make.log; exit 1; }
-  make install >/build/php-src/install.log 2>&1 || { tail -20 /build/php-src/install.log; exit 1; }
+  build_php php8.4 "${RATELIMIT_PHP_SRC:-}" /build/php-src $options || exit 1
   # PHP's own LeakSanitizer suppressions, which the asan environment names.
-  [ ! -f .github/lsan-suppressions.txt ] || cp .github/lsan-suppressions.txt "$prefix/lib/php/lsan-suppressions.txt"
-  mkdir -p "$PHP_INI_DIR/conf.d"
+  [ ! -f "$php_src_dir/.github/lsan-suppressions.txt" ] || cp "$php_src_dir/.github/lsan-suppressions.txt" "$prefix/lib/php/lsan-suppressions.txt"
 
   # phpredis, built with this PHP's phpize, installed but not enabled.
   mkdir -p /build/phpredis-src && cd /build/phpredis-src && rm -rf ./*
@@ -140,7 +78,7 @@ if [ "${RATELIMIT_PHP_REBUILD:-0}" = 1 ] || [ "$(cat "$built" 2>/dev/null | head
   cd "$(dirname "$(find . -name config.m4 -path '*redis*' | head -1)")"
   { "$prefix/bin/phpize" && ./configure --with-php-config="$prefix/bin/php-config" && make "$jobs" && make install; } \
     >/build/phpredis-src/build.log 2>&1 || { tail -30 /build/phpredis-src/build.log; exit 1; }
-  printf '%s\n%s\n' "$want" "$src" >"$built"
+  printf '%s\n%s\n' "$want" "$php_src_dir" >"$built"
   echo "PHP ($flavour) and phpredis built in $((SECONDS - started)) s"
 fi
 

@@ -17,6 +17,7 @@
 #              laid out (php-tests/frameworks/yii.inc: make yii-vendor, or
 #              Composer), "skipped: N (Yii not laid out ...)"),
 #              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite,
+#              RATELIMIT_RUN_TESTS: PHP's run-tests.php (default: php-dev's or the PHP prefix's),
 #              RATELIMIT_VALGRIND=1: every test's PHP under valgrind memcheck (make test-valgrind),
 #              RATELIMIT_VALGRIND_SERVER=1: every redis-server under valgrind memcheck, the
 #              server module in it (make test-valgrind-server); each server's report is read
@@ -77,8 +78,9 @@ yii_skip='^SKIP .* reason: Yii [0-9.]+ \(.*\) is not laid out: '
 # kind. RATELIMIT_SERVER_MODULE tells the tests' own servers (config.inc) to
 # load the module too.
 # Debian's php-dev keeps it under the extension dir; a PHP built from source
-# (make zts: /usr/local) under <prefix>/lib/php/build.
-run_tests=$(php-config --extension-dir)/build/run-tests.php
+# (make zts: /usr/local) under <prefix>/lib/php/build; RATELIMIT_RUN_TESTS
+# names it where there is no php-dev (make check-dist's roots).
+run_tests=${RATELIMIT_RUN_TESTS:-$(php-config --extension-dir)/build/run-tests.php}
 [ -f "$run_tests" ] || run_tests=$(php-config --prefix)/lib/php/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
 export RATELIMIT_TEST_SO=$so RATELIMIT_MODULE_SO=$module NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
