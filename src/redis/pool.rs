@@ -590,7 +590,7 @@ impl Slot {
         }
         let turn = TICK.load(Ordering::Relaxed) as usize;
         let guard = self.lanes[turn % used].lock();
-        if turn % used == 0 || guard.as_ref().is_some_and(|l| l.pid == pid) || self.room_for_another(pid) {
+        if turn.is_multiple_of(used) || guard.as_ref().is_some_and(|l| l.pid == pid) || self.room_for_another(pid) {
             return guard;
         }
         // Closed meanwhile (an error, the bound) and no room to open it again.
