@@ -79,6 +79,8 @@ fuzz_target!(|data: &[u8]| {
         let now = seen();
         let text = String::from_utf8_lossy(&value);
         match entry {
+            // Blank (an ini line "${RATELIMIT_REDIS_URL}" with that variable unset): the default.
+            0 if text.trim().is_empty() => assert_eq!(now.redis_url, settings::DEFAULT_REDIS_URL, "a blank URL means the default"),
             0 => assert_eq!(now.redis_url.as_bytes(), value, "the URL is kept as given"),
             1 | 2 => {
                 let d = if entry == 1 { now.connect_timeout } else { now.timeout };
