@@ -87,8 +87,9 @@ pub struct ClusterLink {
 /// was refused for the moment (TRYAGAIN, CLUSTERDOWN, a failover under way).
 const SETTLE_PAUSE: Duration = Duration::from_millis(10);
 
-/// A single server's reply that is an error, as the error (a cluster hands it over so already).
-fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
+/// A single server's reply that is an error, as the error (a cluster hands it
+/// over so already): what the cluster's routing and the script runner read.
+pub fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
     match reply {
         Ok(Value::ServerError(e)) => Err(e.into()),
         other => other,
@@ -236,14 +237,6 @@ impl Conn {
 
     pub fn is_cluster(&self) -> bool {
         matches!(self.link, Link::Cluster(..))
-    }
-
-    /// The shared connection under a single server's `Conn`.
-    pub fn mux(&self) -> Option<&Arc<Mux>> {
-        match &self.link {
-            Link::Single(mux) => Some(mux),
-            Link::Cluster(..) => None,
-        }
     }
 
     /// The deadline of the call about to run on this connection; a cluster's

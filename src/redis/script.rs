@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
-use super::conn::Conn;
+use super::conn::{as_result, Conn};
 use super::resp;
 use super::scripts::{Entry, LIBRARY};
 
@@ -338,14 +338,6 @@ fn encode<K: AsRef<[u8]>>(
     buf.extend_from_slice(args);
     for &n in extra {
         resp::bulk_int(buf, n);
-    }
-}
-
-/// A single server hands an error reply over as a value, a cluster as an error.
-fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
-    match reply {
-        Ok(Value::ServerError(e)) => Err(e.into()),
-        other => other,
     }
 }
 
