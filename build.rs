@@ -14,6 +14,11 @@
 //!   `default_value` are `zend_string *` (before: `const char *`).
 //! - `zend_ini_modified_bool` (PHP >= 8.6): `zend_ini_entry.modified` is a
 //!   `bool` (before: `uint8_t`).
+//! - `zend_parse_arg_weak_returns` (PHP >= 8.6): `zend_parse_arg_bool_weak`,
+//!   `_double_weak` and `_str_weak` return what they read (a status, a double
+//!   that is NaN on failure, a string that is NULL on failure) where they
+//!   wrote it through a `dest` pointer and returned a `bool` before;
+//!   `zend_parse_arg_long_weak` keeps its `dest`.
 //!
 //! And `php_zts` for a thread-safe PHP, as ext-php-rs sets it for itself: the
 //! connection pool shares connections between the threads of such a PHP
@@ -32,7 +37,8 @@ use anyhow::{bail, Context};
 use ext_php_rs_build::{emit_check_cfg, emit_php_cfg_flags, find_php, ApiVersion, PHPInfo};
 
 /// The first `PHP_VERSION_ID` of each layout flag.
-const LAYOUT_FLAGS: &[(&str, u32)] = &[("zend_arg_info_strings", 80600), ("zend_ini_modified_bool", 80600)];
+const LAYOUT_FLAGS: &[(&str, u32)] =
+    &[("zend_arg_info_strings", 80600), ("zend_ini_modified_bool", 80600), ("zend_parse_arg_weak_returns", 80600)];
 
 fn main() -> anyhow::Result<()> {
     println!("cargo:rerun-if-env-changed=PHP");

@@ -17,14 +17,88 @@ use crate::error::Invalid;
 
 // Zend/zend_API.h (ZEND_FASTCALL is the plain C convention on 64-bit Linux).
 // Each converts a value that is not already of the type; the caller handles
-// that case (the engine's inline fast path does the same).
+// that case (the engine's inline fast path does the same). `_str_weak`
+// converts `arg` in place: the string it gives belongs to `arg`.
 extern "C" {
     fn zend_parse_arg_long_weak(arg: *mut zval, dest: *mut i64, arg_num: u32) -> bool;
+    /// Zend/zend_operators.h: `(string) $value`, a new reference.
+    fn zval_get_string_func(op: *mut zval) -> *mut zend_string;
+}
+
+// Before PHP 8.6: the value through `dest`, success as the answer.
+#[cfg(not(zend_parse_arg_weak_returns))]
+extern "C" {
     fn zend_parse_arg_double_weak(arg: *mut zval, dest: *mut f64, arg_num: u32) -> bool;
     fn zend_parse_arg_bool_weak(arg: *mut zval, dest: *mut bool, arg_num: u32) -> bool;
     fn zend_parse_arg_str_weak(arg: *mut zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
-    /// Zend/zend_operators.h: `(string) $value`, a new reference.
-    fn zval_get_string_func(op: *mut zval) -> *mut zend_string;
+}
+
+// PHP 8.6 (build.rs): the value as the answer; a failure is
+// `ZPP_PARSE_BOOL_STATUS_ERROR` (2, of a C enum: an int), NaN, NULL.
+#[cfg(zend_parse_arg_weak_returns)]
+extern "C" {
+    fn zend_parse_arg_double_weak(arg: *mut zval, arg_num: u32) -> f64;
+    fn zend_parse_arg_bool_weak(arg: *mut zval, arg_num: u32) -> std::ffi::c_int;
+    fn zend_parse_arg_str_weak(arg: *mut zval, arg_num: u32) -> *mut zend_string;
+}
+
+/// `zend_parse_arg_double_weak`, `zend_parse_arg_bool_weak` and
+/// `zend_parse_arg_str_weak` in one form on every PHP: the value, or None
+/// (a null string) when PHP's rules do not take `arg`.
+///
+/// # Safety (every function)
+/// `arg` is a live zval the caller owns, inside a running internal call (a
+/// null's deprecation names that call's parameter); the string given
+/// belongs to `arg` and lives as long as it does.
+mod weak {
+    use super::*;
+
+    #[cfg(not(zend_parse_arg_weak_returns))]
+    pub unsafe fn double(arg: *mut zval, arg_num: u32) -> Option<f64> {
+        let mut f = 0f64;
+        // SAFETY: the caller's `arg` (see above); the destination is a local.
+        unsafe { zend_parse_arg_double_weak(arg, &raw mut f, arg_num) }.then_some(f)
+    }
+
+    #[cfg(zend_parse_arg_weak_returns)]
+    pub unsafe fn double(arg: *mut zval, arg_num: u32) -> Option<f64> {
+        // SAFETY: the caller's `arg` (see above).
+        Some(unsafe { zend_parse_arg_double_weak(arg, arg_num) }).filter(|f| !f.is_nan())
+    }
+
+    #[cfg(not(zend_parse_arg_weak_returns))]
+    pub unsafe fn bool(arg: *mut zval, arg_num: u32) -> Option<bool> {
+        let mut b = false;
+        // SAFETY: the caller's `arg` (see above); the destination is a local.
+        unsafe { zend_parse_arg_bool_weak(arg, &raw mut b, arg_num) }.then_some(b)
+    }
+
+    #[cfg(zend_parse_arg_weak_returns)]
+    pub unsafe fn bool(arg: *mut zval, arg_num: u32) -> Option<bool> {
+        // SAFETY: the caller's `arg` (see above).
+        match unsafe { zend_parse_arg_bool_weak(arg, arg_num) } {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+
+    #[cfg(not(zend_parse_arg_weak_returns))]
+    pub unsafe fn str(arg: *mut zval, arg_num: u32) -> *mut zend_string {
+        let mut s: *mut zend_string = std::ptr::null_mut();
+        // SAFETY: the caller's `arg` (see above); the destination is a local.
+        if unsafe { zend_parse_arg_str_weak(arg, &raw mut s, arg_num) } {
+            s
+        } else {
+            std::ptr::null_mut()
+        }
+    }
+
+    #[cfg(zend_parse_arg_weak_returns)]
+    pub unsafe fn str(arg: *mut zval, arg_num: u32) -> *mut zend_string {
+        // SAFETY: the caller's `arg` (see above).
+        unsafe { zend_parse_arg_str_weak(arg, arg_num) }
+    }
 }
 
 /// A scalar type a parameter declares.
@@ -112,29 +186,18 @@ pub fn coerce(ty: Scalar, z: &Zval) -> Result<Coerced, Invalid> {
     // The engine converts in place: a copy of the value (its own reference), released after.
     let mut copy = z.shallow_clone();
     let arg: *mut zval = &raw mut copy;
-    // SAFETY: `arg` is a live zval this function owns; the destinations are
-    // locals; the engine reads the running call's frame for a null's message.
+    // SAFETY: `arg` is a live zval this function owns, inside the running
+    // call; the destination is a local; the string is read while `copy` lives.
     let taken = unsafe {
         match ty {
             Scalar::Int => {
                 let mut n = 0i64;
                 zend_parse_arg_long_weak(arg, &raw mut n, arg_num).then_some(Coerced::Int(n))
             }
-            Scalar::Float => {
-                let mut f = 0f64;
-                zend_parse_arg_double_weak(arg, &raw mut f, arg_num).then_some(Coerced::Float(f))
-            }
-            Scalar::Bool => {
-                let mut b = false;
-                zend_parse_arg_bool_weak(arg, &raw mut b, arg_num).then_some(Coerced::Bool(b))
-            }
-            Scalar::String => {
-                let mut s: *mut zend_string = std::ptr::null_mut();
-                // `s` is the string the copy now holds: read before the copy goes.
-                zend_parse_arg_str_weak(arg, &raw mut s, arg_num)
-                    .then(|| s.cast::<ZendStr>().as_ref().map(|s| Coerced::String(s.as_bytes().to_vec())))
-                    .flatten()
-            }
+            Scalar::Float => weak::double(arg, arg_num).map(Coerced::Float),
+            Scalar::Bool => weak::bool(arg, arg_num).map(Coerced::Bool),
+            // The string the copy now holds: read before the copy goes.
+            Scalar::String => weak::str(arg, arg_num).cast::<ZendStr>().as_ref().map(|s| Coerced::String(s.as_bytes().to_vec())),
         }
     };
     drop(copy);
