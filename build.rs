@@ -37,8 +37,7 @@ use anyhow::{bail, Context};
 use ext_php_rs_build::{emit_check_cfg, emit_php_cfg_flags, find_php, ApiVersion, PHPInfo};
 
 /// The first `PHP_VERSION_ID` of each layout flag.
-const LAYOUT_FLAGS: &[(&str, u32)] =
-    &[("zend_arg_info_strings", 80600), ("zend_ini_modified_bool", 80600), ("zend_parse_arg_weak_returns", 80600)];
+const LAYOUT_FLAGS: &[(&str, u32)] = &[("zend_arg_info_strings", 80600), ("zend_ini_modified_bool", 80600), ("zend_parse_arg_weak_returns", 80600)];
 
 fn main() -> anyhow::Result<()> {
     println!("cargo:rerun-if-env-changed=PHP");

@@ -12,10 +12,13 @@
 //! replies read by `frames`, shared by a process's threads through `mux`.
 pub mod cluster_slot;
 pub mod conn;
+mod connect;
 pub mod counter;
 pub mod dsn;
 pub mod entry_call;
+mod failure;
 pub mod frames;
+mod lanes;
 pub mod mux;
 pub mod open;
 pub mod pool;
@@ -27,6 +30,7 @@ pub mod script;
 pub mod scripts;
 pub mod sentinel;
 pub mod sentinel_target;
+mod shared;
 pub mod target;
 pub mod tls;
 pub mod wire;
