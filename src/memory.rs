@@ -18,7 +18,7 @@ use ratelimit_core::store::Store;
 use ratelimit_core::Refused;
 
 use crate::error::{Error, Result};
-use crate::redis::entry_call::{EntryCall, Form};
+use crate::redis::entry_call::{EntryCall, Flat, Form};
 use crate::redis::reply::Ints;
 
 /// The scheme of a memory target's DSN.
@@ -31,6 +31,11 @@ pub struct MemoryTarget {
 }
 
 static TARGETS: Lazy<Mutex<HashMap<String, Arc<MemoryTarget>>>> = Lazy::new(Default::default);
+
+thread_local! {
+    /// The call being run, spelled as the module's words; one call at a time per thread.
+    static WORDS: std::cell::RefCell<Flat> = std::cell::RefCell::new(Flat::default());
+}
 
 /// The name in `memory://name` (letters, digits, `_`, `-`, `.`; may be
 /// empty), or `None` when `dsn` is not a memory DSN.
@@ -79,15 +84,17 @@ impl MemoryTarget {
     /// `c` as the server module would run it, on this store: its reply's
     /// bytes, or the error a single-key call or a compound answers.
     fn run<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> std::result::Result<Vec<u8>, Refused> {
-        let mut words: Vec<Vec<u8>> = Vec::new();
-        c.spell(Form::Module, &mut words);
-        let words: Vec<&[u8]> = words.iter().map(Vec::as_slice).collect();
-        // The extension's own calls always parse; this says which one did not.
-        let call = command::parse(c.entry, &words).map_err(|bad| match bad {
-            command::Bad::Refused(r) => r,
-            command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
-        })?;
-        self.with_store(|store| command::run(store, &call))
+        WORDS.with_borrow_mut(|flat| {
+            flat.clear();
+            c.spell(Form::Module, flat);
+            let words = flat.words();
+            // The extension's own calls always parse; this says which one did not.
+            let call = command::parse(c.entry, &words).map_err(|bad| match bad {
+                command::Bad::Refused(r) => r,
+                command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
+            })?;
+            self.with_store(|store| command::run(store, &call))
+        })
     }
 
     /// One decision (take, peek, a compound, and the counted ones).

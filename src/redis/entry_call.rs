@@ -115,7 +115,52 @@ impl Words for ::redis::Cmd {
     }
 }
 
-/// Owned words, for `ratelimit_core::command::parse` (a `memory://` store).
+/// Words back to back in one buffer, for `ratelimit_core::command::parse` (a
+/// `memory://` store): reused across calls, so spelling a call allocates nothing.
+#[derive(Default)]
+pub struct Flat {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Flat {
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+
+    /// The words, in order.
+    pub fn words(&self) -> Vec<&[u8]> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let w = &self.bytes[start..end];
+                start = end;
+                w
+            })
+            .collect()
+    }
+}
+
+impl Words for Flat {
+    fn word(&mut self, w: &[u8]) {
+        self.bytes.extend_from_slice(w);
+        self.ends.push(self.bytes.len());
+    }
+    fn int(&mut self, n: i64) {
+        use std::io::Write;
+        let _ = write!(self.bytes, "{n}");
+        self.ends.push(self.bytes.len());
+    }
+    fn joined(&mut self, a: &[u8], b: &[u8]) {
+        self.bytes.extend_from_slice(a);
+        self.word(b);
+    }
+}
+
+/// Owned words (tests).
+#[cfg(test)]
 impl Words for Vec<Vec<u8>> {
     fn word(&mut self, w: &[u8]) {
         self.push(w.to_vec());
@@ -143,6 +188,12 @@ mod tests {
         let mut words: Vec<Vec<u8>> = Vec::new();
         c.spell(Form::Module, &mut words);
         assert_eq!(words, [&b"ratelimit.take"[..], b"1", b"k{1}", b"gcra", b"200000", b"3", b"-7"].map(<[u8]>::to_vec));
+        let mut flat = Flat::default();
+        c.spell(Form::Module, &mut flat);
+        assert_eq!(flat.words(), words.iter().map(Vec::as_slice).collect::<Vec<_>>(), "one buffer, the same words");
+        flat.clear();
+        c.spell(Form::Function, &mut flat);
+        assert_eq!(flat.words()[1], format!("{}take", LIBRARY.function_prefix).as_bytes());
         let mut fcall: Vec<Vec<u8>> = Vec::new();
         c.spell(Form::Function, &mut fcall);
         assert_eq!(fcall[0], b"FCALL");
