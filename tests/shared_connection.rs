@@ -26,7 +26,7 @@ const SPAN: i64 = 1_000_000;
 
 /// A window of an hour whose remaining count says which thread it belongs to.
 fn own_window(server_port: u16, test: &str, thread: usize) -> Limiter {
-    let slot = pool::slot(Target::tcp("127.0.0.1", server_port));
+    let slot = pool::connections(Target::tcp("127.0.0.1", server_port));
     Limiter::new(
         fixed_window::policy(3600.0, (thread as i64 + 1) * SPAN).unwrap(),
         Backend::Redis(slot),
@@ -125,7 +125,7 @@ fn sixty_four_threads_on_one_connection_count_exactly_and_each_gets_its_own_repl
     let seen = in_threads(64, move |t| {
         let mine = own_window(port, "own", t);
         let shared = {
-            let slot = pool::slot(Target::tcp("127.0.0.1", port));
+            let slot = pool::connections(Target::tcp("127.0.0.1", port));
             Limiter::new(fixed_window::policy(3600.0, 10_000).unwrap(), Backend::Redis(slot), b"mux:", b"shared").unwrap()
         };
         let mut seen = Seen::default();

@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use crate::memory::MemoryTarget;
-use crate::redis::pool::Slot;
+use crate::redis::pool::TargetConnections;
 
 #[derive(Clone)]
 pub enum Backend {
-    Redis(Arc<Slot>),
+    Redis(Arc<TargetConnections>),
     Memory(Arc<MemoryTarget>),
 }
 
@@ -24,6 +24,6 @@ impl Backend {
     }
 
     pub fn is_cluster(&self) -> bool {
-        matches!(self, Backend::Redis(slot) if slot.is_cluster())
+        matches!(self, Backend::Redis(conns) if conns.is_cluster())
     }
 }

@@ -28,13 +28,13 @@ struct Entry {
 
 /// Key of an entry: the Redis key and a fingerprint of the policy (two
 /// limiters with different policies on one key must not answer for each other).
-type Slot = (Vec<u8>, u64);
+type CacheKey = (Vec<u8>, u64);
 
 #[derive(Debug, Default)]
 pub struct BlockCache {
-    entries: HashMap<Slot, Entry>,
+    entries: HashMap<CacheKey, Entry>,
     /// Insertion order, for evicting the oldest; may hold slots already gone.
-    order: VecDeque<Slot>,
+    order: VecDeque<CacheKey>,
     hits: u64,
 }
 

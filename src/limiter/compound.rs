@@ -109,7 +109,7 @@ impl Compound {
     fn decide_one(&self, call: &EntryCall<Vec<u8>>, opts: CallOptions) -> Result<Outcome> {
         let ints: Result<Ints> = match self.backend() {
             Backend::Memory(store) => store.decide(call),
-            Backend::Redis(slot) => slot.run(opts.timeouts, |conn| script::decide(conn, call, opts.server_module)),
+            Backend::Redis(conns) => conns.run(opts.timeouts, |conn| script::decide(conn, call, opts.server_module)),
         };
         ints.and_then(|ints| self.outcome(ints.as_slice()))
     }
@@ -165,7 +165,7 @@ impl Compound {
                 .iter()
                 .map(|keys| self.decide_one(&EntryCall { entry, keys, counting, args: &self.args, extra: &extra[..n] }, opts))
                 .collect()),
-            Backend::Redis(slot) => slot
+            Backend::Redis(conns) => conns
                 .run_many(opts.timeouts, |conn| script::decide_each(conn, entry, &calls, counting, &self.args, &extra[..n], opts.server_module))
                 .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect()),
         };
@@ -184,7 +184,7 @@ impl Compound {
                 store.delete(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>());
                 Ok(())
             }
-            Backend::Redis(slot) => slot
+            Backend::Redis(conns) => conns
                 .run(timeouts, |conn| {
                     let first = keys.first().map(Vec::as_slice).unwrap_or_default();
                     conn.req_command_for_key(::redis::cmd("DEL").arg(&keys), first).and_then(Value::extract_error)

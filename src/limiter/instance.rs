@@ -228,7 +228,7 @@ impl Limiter {
         };
         let decided = match &self.backend {
             Backend::Memory(store) => store.decide(&call).map(Reply::Ints),
-            Backend::Redis(slot) => slot.run(opts.timeouts, |conn| match counter {
+            Backend::Redis(conns) => conns.run(opts.timeouts, |conn| match counter {
                 Some(window_ms) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
                 _ => script::decide(conn, &call, opts.server_module).map(Reply::Ints),
             }),
@@ -314,7 +314,7 @@ impl Limiter {
         }
         let decided: Result<Vec<Result<Outcome>>> = match &self.backend {
             Backend::Memory(store) => store.decide_many(&many).map(ints),
-            Backend::Redis(slot) => slot.run_many(opts.timeouts, |conn| match (&counting, counter) {
+            Backend::Redis(conns) => conns.run_many(opts.timeouts, |conn| match (&counting, counter) {
                 (Some(counting), _) if cluster => {
                     let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
                     let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [*k, b.as_slice()]).collect();
@@ -348,7 +348,7 @@ impl Limiter {
                 store.delete(&[&key]);
                 Ok(())
             }
-            Backend::Redis(slot) => slot.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ()),
+            Backend::Redis(conns) => conns.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ()),
         }
     }
 }

@@ -42,7 +42,7 @@ pub fn resolve(connection: Option<&Zval>) -> Result<(Backend, TimeoutOverrides)>
     if let Some(tls) = &target.tls {
         tls.check_files()?;
     }
-    Ok((Backend::Redis(pool::slot(target)), timeouts))
+    Ok((Backend::Redis(pool::connections(target)), timeouts))
 }
 
 /// A `$connection` that is not a DSN string: an array or a phpredis object.

@@ -22,17 +22,17 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::given_numbers::{Number, Policy};
-use super::remaining::Limiter;
+use super::given_numbers::{GivenNumbers, Number};
+use super::remaining::LimiterClass;
 use super::state::LimiterState;
 
 /// `__debugInfo()` called from PHP: the table of the object the method runs on.
-pub fn debug_info(state: &LimiterState, policy: &Policy) -> PhpResult<ZBox<ZendHashTable>> {
+pub fn debug_info(state: &LimiterState, policy: &GivenNumbers) -> PhpResult<ZBox<ZendHashTable>> {
     describe(this_class(), state, policy)
 }
 
 /// The table, for a limiter of class `class` (a subclass's own name).
-fn describe(class: String, state: &LimiterState, policy: &Policy) -> PhpResult<ZBox<ZendHashTable>> {
+fn describe(class: String, state: &LimiterState, policy: &GivenNumbers) -> PhpResult<ZBox<ZendHashTable>> {
     let fail = |e: ext_php_rs::error::Error| PhpException::from(e.to_string());
     let mut info = ZendHashTable::new();
     info.insert("class", class).map_err(fail)?;
@@ -54,7 +54,7 @@ fn describe(class: String, state: &LimiterState, policy: &Policy) -> PhpResult<Z
 }
 
 /// `keyPrefix` (binary-safe, as stored, with `ratelimit.key_prefix`) and `policy`.
-fn add_key_and_policy(table: &mut ZendHashTable, key_prefix: Vec<u8>, policy: &Policy) -> ext_php_rs::error::Result<()> {
+fn add_key_and_policy(table: &mut ZendHashTable, key_prefix: Vec<u8>, policy: &GivenNumbers) -> ext_php_rs::error::Result<()> {
     let mut key = Zval::new();
     key.set_binary(key_prefix);
     table.insert("keyPrefix", key)?;
@@ -79,7 +79,7 @@ fn this_class() -> String {
 /// (MINIT, before any object exists). ext-php-rs keeps one handler table per
 /// class and checks an object's handler pointer to recognise its objects, so
 /// the table is changed in place rather than replaced.
-pub fn install<T: Limiter>() {
+pub fn install<T: LimiterClass>() {
     let handlers = T::get_metadata().handlers() as *const ext_php_rs::zend::ZendObjectHandlers as *mut ext_php_rs::zend::ZendObjectHandlers;
     // SAFETY: written once at MINIT, single-threaded, before any object of
     // the class exists; the engine only reads the table afterwards.
@@ -89,7 +89,7 @@ pub fn install<T: Limiter>() {
 /// The engine's `get_debug_info`: our table (a temporary the engine frees)
 /// for a constructed limiter; otherwise the object's properties table (owned
 /// by the object), as PHP shows an object that has no `__debugInfo()`.
-unsafe extern "C" fn get_debug_info<T: Limiter>(object: *mut zend_object, is_temp: *mut c_int) -> *mut HashTable {
+unsafe extern "C" fn get_debug_info<T: LimiterClass>(object: *mut zend_object, is_temp: *mut c_int) -> *mut HashTable {
     // Runs inside the engine: a panic must not unwind into it.
     let described = std::panic::catch_unwind(|| {
         // SAFETY: the engine passes a live object of class T (or a subclass).

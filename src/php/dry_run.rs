@@ -17,7 +17,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use super::exceptions::in_call;
-use super::remaining::Limiter;
+use super::remaining::LimiterClass;
 use super::state::LimiterState;
 use super::values;
 use super::zend_api::{self, MAY_BE_BOOL};
@@ -29,7 +29,7 @@ pub fn on(class: &str, given: Option<&Zval>) -> PhpResult<bool> {
 
 /// The copy of `object` whose state `make` builds from the original's
 /// (`LimiterState::with_dry_run`).
-pub fn copy<T: Limiter>(object: &mut ZendClassObject<T>, make: impl FnOnce(&T) -> T) -> ZBox<ZendClassObject<T>> {
+pub fn copy<T: LimiterClass>(object: &mut ZendClassObject<T>, make: impl FnOnce(&T) -> T) -> ZBox<ZendClassObject<T>> {
     let value = make(object);
     // SAFETY: initialized at once, before anything reads it; `ce` is the
     // original's class, `T`'s own or a subclass of it (it shares `T`'s handlers).

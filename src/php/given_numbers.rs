@@ -16,22 +16,22 @@ pub enum Number {
 /// The policy numbers given to a constructor, by long-form parameter name;
 /// for a `CompoundRateLimiter`, its members' instead.
 #[derive(Debug, Clone, Default)]
-pub struct Policy(Vec<(&'static str, Number)>, Vec<Member>);
+pub struct GivenNumbers(Vec<(&'static str, Number)>, Vec<Member>);
 
 /// A member of a compound as `var_dump()` shows it: its class, key prefix and policy.
 #[derive(Debug, Clone)]
 pub struct Member {
     pub class: String,
     pub key_prefix: Vec<u8>,
-    pub policy: Policy,
+    pub policy: GivenNumbers,
 }
 
-impl Policy {
+impl GivenNumbers {
     /// Read after the constructor validated the same arguments, so it cannot
     /// fail; a number that is integral is shown as an int. Read quietly: the
     /// constructor already gave PHP's deprecations for them once.
     pub fn read(sig: &'static Signature, given: &[Option<&Zval>]) -> Self {
-        let Ok(args) = sig.read(given) else { return Policy::default() };
+        let Ok(args) = sig.read(given) else { return GivenNumbers::default() };
         let numbers = sig
             .long
             .slots
@@ -40,12 +40,12 @@ impl Policy {
             .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
             .filter_map(|long| args.number(long).map(|n| (long, n)))
             .collect();
-        Policy(numbers, Vec::new())
+        GivenNumbers(numbers, Vec::new())
     }
 
     /// A compound's: its members'.
     pub fn compound(members: Vec<Member>) -> Self {
-        Policy(Vec::new(), members)
+        GivenNumbers(Vec::new(), members)
     }
 
     pub fn members(&self) -> &[Member] {

@@ -120,12 +120,12 @@ macro_rules! rate_limiter_impl {
             pub fn __clone(&mut self) {}
         }
 
-        impl $crate::php::remaining::Limiter for $class {
+        impl $crate::php::remaining::LimiterClass for $class {
             fn state(&self) -> &$crate::php::state::LimiterState {
                 &self.state
             }
 
-            fn policy(&self) -> &$crate::php::given_numbers::Policy {
+            fn policy(&self) -> &$crate::php::given_numbers::GivenNumbers {
                 &self.policy
             }
         }

@@ -18,7 +18,7 @@ use std::ffi::CStr;
 use ext_php_rs::zend::ClassEntry;
 
 use super::debug_info;
-use super::remaining::{self, Limiter};
+use super::remaining::{self, LimiterClass};
 use super::zend_api::{self, MAY_BE_ARRAY, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
 
 pub const STRING_OR_FLOAT: u32 = MAY_BE_STRING | MAY_BE_DOUBLE;
@@ -39,7 +39,7 @@ const CONNECTION: u32 = MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUB
 
 /// `$remaining`, the debug-info handler, the type of `$connection`, then
 /// those of parameters #2 onwards.
-pub fn finish<T: Limiter>(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
+pub fn finish<T: LimiterClass>(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
     remaining::declare(ce)?;
     super::dry_run::declare(ce)?;
     debug_info::install::<T>();

@@ -22,9 +22,9 @@ pub const NAME: &str = "remaining";
 
 /// A limiter class: a `#[php_class]` that holds its `LimiterState` and the
 /// policy numbers its constructor was given (for `debug_info`).
-pub trait Limiter: RegisteredClass {
+pub trait LimiterClass: RegisteredClass {
     fn state(&self) -> &LimiterState;
-    fn policy(&self) -> &super::given_numbers::Policy;
+    fn policy(&self) -> &super::given_numbers::GivenNumbers;
 }
 
 /// Where `$remaining` lives in every limiter object, found at MINIT so that a
@@ -59,14 +59,14 @@ pub fn initialize<T: RegisteredClass>() {
 
 /// Runs one interface method on the limiter, then leaves its remaining count
 /// (kept in `LimiterState`) in `$remaining`, whether the call succeeded or not.
-pub fn after_call<T: Limiter, R>(object: &mut ZendClassObject<T>, call: impl FnOnce(&mut T) -> R) -> R {
+pub fn after_call<T: LimiterClass, R>(object: &mut ZendClassObject<T>, call: impl FnOnce(&mut T) -> R) -> R {
     let result = call(&mut **object);
     publish(object);
     result
 }
 
 /// Copies the state's remaining count into the object's `$remaining`.
-pub fn publish<T: Limiter>(object: &mut ZendClassObject<T>) {
+pub fn publish<T: LimiterClass>(object: &mut ZendClassObject<T>) {
     let remaining = object.state().remaining();
     let value = |z: &mut ext_php_rs::types::Zval| match remaining {
         Some(n) => z.set_long(n),

@@ -12,12 +12,12 @@ use super::conn::{ClusterLink, Conn};
 use super::lanes::Live;
 use super::mux::Mux;
 use super::open::{cause, OpenError, Timeouts};
-use super::pool::Slot;
+use super::pool::TargetConnections;
 use super::retry::Deadline;
 use super::target::Address;
 use crate::error::{Error, Result};
 
-impl Slot {
+impl TargetConnections {
     pub(super) fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
         if let Address::Cluster { seeds } = &self.target.address {
             return self.connect_cluster(pid, timeouts, seeds);

@@ -8,11 +8,11 @@ use std::time::Duration;
 use ::redis::RedisError;
 
 use super::open::{cause, describe, Timeouts};
-use super::pool::Slot;
+use super::pool::TargetConnections;
 use super::retry;
 use crate::error::Error;
 
-impl Slot {
+impl TargetConnections {
     /// A call that failed with `e`: the cause, and when the command may
     /// have run (`retry::may_have_run`), that it may have been counted.
     pub(super) fn fail(&self, e: &RedisError, timeouts: Timeouts) -> Error {

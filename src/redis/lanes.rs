@@ -12,7 +12,7 @@ use parking_lot::MutexGuard;
 
 use super::conn::{is_broken, Conn};
 use super::open::Timeouts;
-use super::pool::{max_connections, open_connections, Slot, LANES, POOL, TICK};
+use super::pool::{max_connections, open_connections, TargetConnections, LANES, POOL, TICK};
 use super::retry::{self, Deadline};
 use super::target::Address;
 use crate::error::Result;
@@ -24,7 +24,7 @@ pub(super) struct Live {
     /// A Sentinel target's master, and when the sentinels last named it.
     pub(super) confirmed: Option<super::sentinel::Confirmed>,
 }
-impl Slot {
+impl TargetConnections {
     pub(super) fn run_locked<T>(&self, timeouts: Timeouts, mut deadline: Deadline, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         let pid = crate::fork::generation();
         let mut guard = self.lane(pid);

@@ -1,6 +1,6 @@
 //! The per-process connection pool: a connection per `Target`, opened lazily,
 //! kept across calls and across the requests of a PHP-FPM worker. Here: the
-//! map of targets, its bound, a call's way in (`Slot::run`) and what `php
+//! map of targets, its bound, a call's way in (`TargetConnections::run`) and what `php
 //! --ri` shows; a connection per call in `lanes`, the threads' shared ones in
 //! `shared`, opening one in `connect`, a failed call's words in `failure`.
 //!
@@ -16,9 +16,9 @@
 //! - at most `ratelimit.max_connections` connections are open; opening one
 //!   more closes the least recently used idle one first (another lane of a
 //!   busy target is not opened beyond it);
-//! - a slot no limiter holds any more is dropped once it has no open
+//! - a target no limiter holds any more is dropped once it has no open
 //!   connection (it failed, or the bound closed it), so failed targets do not
-//!   pile up; a slot a limiter still holds stays, and reconnects on its next call.
+//!   pile up; a target a limiter still holds stays, and reconnects on its next call.
 //!
 //! A call is applied at most once (`retry`): a command is sent again, on a
 //! new connection, only when nothing of it was written (the connection was
@@ -80,7 +80,7 @@ use crate::error::Result;
 pub const LANES: usize = 8;
 
 /// One target's connections, shared by every limiter pointed at that target.
-pub struct Slot {
+pub struct TargetConnections {
     pub(super) target: Target,
     pub(super) lanes: [Mutex<Option<Live>>; LANES],
     /// Connections the threads share; locked only to take or replace one, not for a call.
@@ -93,7 +93,7 @@ pub struct Slot {
     pub(super) last_used: AtomicU64,
 }
 
-pub(super) static POOL: Lazy<Mutex<HashMap<Target, Arc<Slot>>>> = Lazy::new(Default::default);
+pub(super) static POOL: Lazy<Mutex<HashMap<Target, Arc<TargetConnections>>>> = Lazy::new(Default::default);
 /// A logical clock for least-recently-used order (cheaper than reading time).
 pub(super) static TICK: AtomicU64 = AtomicU64::new(0);
 /// Connections closed by the bound; slots dropped for want of a connection.
@@ -113,7 +113,7 @@ thread_local! {
 
 /// Sets how many connections the process keeps open at most, as the calling
 /// thread sees it (the PHP layer applies `ratelimit.max_connections` here);
-/// the next new slot enforces it.
+/// the next new target enforces it.
 pub fn set_max_connections(n: usize) {
     MAX_CONNECTIONS.set(n.max(1));
 }
@@ -122,14 +122,14 @@ pub fn max_connections() -> usize {
     MAX_CONNECTIONS.get()
 }
 
-/// The slot for `target`, created on first use. No connection is opened here.
-pub fn slot(target: Target) -> Arc<Slot> {
+/// The connections of `target`, created on first use. No connection is opened here.
+pub fn connections(target: Target) -> Arc<TargetConnections> {
     let _inside = crate::fork::enter();
     let mut pool = POOL.lock();
     if let Some(slot) = pool.get(&target) {
         return slot.clone();
     }
-    let slot = Arc::new(Slot {
+    let slot = Arc::new(TargetConnections {
         target: target.clone(),
         lanes: Default::default(),
         shared: Default::default(),
@@ -143,12 +143,12 @@ pub fn slot(target: Target) -> Arc<Slot> {
     slot
 }
 
-/// Keeps the pool within its bound; `keep` is the slot in use right now.
+/// Keeps the pool within its bound; `keep` is the target in use right now.
 /// Lanes busy in a call (locked) are left alone.
-fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
+fn enforce_bound(pool: &mut HashMap<Target, Arc<TargetConnections>>, keep: &Arc<TargetConnections>) {
     let pid = crate::fork::generation();
     let mut excess = open_connections(pool, pid).saturating_sub(max_connections());
-    let mut others: Vec<&Arc<Slot>> = pool.values().filter(|s| !Arc::ptr_eq(s, keep)).collect();
+    let mut others: Vec<&Arc<TargetConnections>> = pool.values().filter(|s| !Arc::ptr_eq(s, keep)).collect();
     others.sort_by_key(|s| s.last_used.load(Ordering::Relaxed));
     for slot in &others {
         if excess == 0 {
@@ -182,7 +182,7 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
             }
         }
     }
-    // Without a connection, a slot no limiter holds is only memory: drop it.
+    // Without a connection, a target no limiter holds is only memory: drop it.
     let garbage: Vec<Target> =
         others.iter().filter(|s| Arc::strong_count(s) == 1 && s.idle_connections(pid) == Some(0)).map(|s| s.target.clone()).collect();
     for target in garbage {
@@ -192,12 +192,12 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<Slot>>, keep: &Arc<Slot>) {
 }
 
 /// Connections open in this process (a lane busy in a call counts as open).
-pub(super) fn open_connections(pool: &HashMap<Target, Arc<Slot>>, pid: u32) -> usize {
+pub(super) fn open_connections(pool: &HashMap<Target, Arc<TargetConnections>>, pid: u32) -> usize {
     pool.values().map(|s| s.open_connections(pid)).sum()
 }
 
 /// What `php --ri ratelimit` shows of the pool.
-pub struct SlotState {
+pub struct TargetState {
     pub target: String,
     /// Open connections (lanes busy in a call count as open).
     pub connections: usize,
@@ -222,13 +222,13 @@ pub fn stats() -> PoolStats {
     }
 }
 
-pub fn state() -> Vec<SlotState> {
+pub fn state() -> Vec<TargetState> {
     let _inside = crate::fork::enter();
     let pid = crate::fork::generation();
     let pool = POOL.lock();
-    let mut rows: Vec<SlotState> = pool
+    let mut rows: Vec<TargetState> = pool
         .values()
-        .map(|s| SlotState {
+        .map(|s| TargetState {
             target: s.target.to_string(),
             connections: s.open_connections(pid),
             path: s
@@ -252,7 +252,7 @@ pub fn state() -> Vec<SlotState> {
     rows
 }
 
-impl Slot {
+impl TargetConnections {
     /// Whether this target is a Redis Cluster (keys then carry a hash tag).
     pub fn is_cluster(&self) -> bool {
         self.target.is_cluster()
@@ -297,7 +297,7 @@ impl Slot {
             0 => self.run_locked(timeouts, deadline, op),
             n => self.run_shared(timeouts, deadline, n, op),
         };
-        // A connection opened (one more descriptor) or one lost (a slot that
+        // A connection opened (one more descriptor) or one lost (a target that
         // may be garbage now): the only moments the bound can be crossed.
         if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
             enforce_bound(&mut POOL.lock(), self);

@@ -16,7 +16,7 @@ use parking_lot::Mutex;
 use super::conn::{is_broken, Conn};
 use super::mux::Mux;
 use super::open::Timeouts;
-use super::pool::{Slot, LANES};
+use super::pool::{TargetConnections, LANES};
 use super::retry::{self, Deadline};
 use super::target::Address;
 use crate::error::Result;
@@ -69,7 +69,7 @@ pub(super) fn shared_lanes() -> usize {
         Multiplex::Shared(n) => n,
     }
 }
-impl Slot {
+impl TargetConnections {
     /// `run` on one of the first `lanes` shared connections (the one of this
     /// thread's turn), opening it if needed. The retry rule of `run` holds; a
     /// timeout leaves the connection to the shared one's rule.

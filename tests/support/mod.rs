@@ -157,7 +157,7 @@ impl RedisServer {
     /// A limiter on this server whose key for the id "" is `table:<name>`.
     #[allow(dead_code)] // each tests/*.rs compiles this module; not every one uses every helper
     pub fn limiter(&self, policy: Policy, name: &str) -> Limiter {
-        let slot = pool::slot(Target::tcp("127.0.0.1", self.port));
+        let slot = pool::connections(Target::tcp("127.0.0.1", self.port));
         Limiter::new(policy, Backend::Redis(slot), b"table:", name.as_bytes()).unwrap()
     }
 

@@ -17,18 +17,18 @@ use super::token_bucket::TokenBucketRateLimiter;
 use crate::error::Invalid;
 use crate::php::array_entries::entries;
 use crate::php::exceptions::in_call;
-use crate::php::given_numbers::{Member, Policy};
+use crate::php::given_numbers::{GivenNumbers, Member};
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::php_value::type_name;
 use crate::php::register::Finish;
-use crate::php::remaining::{self, Limiter};
+use crate::php::remaining::{self, LimiterClass};
 use crate::php::state::LimiterState;
 
 const CLASS: &str = "CompoundRateLimiter";
 
 /// The state and policy of a limiter object of one of our classes, if it is one.
-fn state_of(z: &Zval) -> Option<(&LimiterState, &Policy)> {
-    fn of<'a, T: Limiter>(z: &'a Zval) -> Option<(&'a LimiterState, &'a Policy)>
+fn state_of(z: &Zval) -> Option<(&LimiterState, &GivenNumbers)> {
+    fn of<'a, T: LimiterClass>(z: &'a Zval) -> Option<(&'a LimiterState, &'a GivenNumbers)>
     where
         &'a T: FromZval<'a>,
     {
@@ -82,15 +82,15 @@ impl<'a> FromZval<'a> for Members<'a> {
 pub struct CompoundRateLimiter {
     state: LimiterState,
     /// No numbers of its own: its members', which `var_dump()` shows.
-    policy: Policy,
+    policy: GivenNumbers,
 }
 
 rate_limiter_impl!(CompoundRateLimiter {
     /// All-or-nothing over `$limiters` (1 to 16, one connection target, distinct key prefixes).
     pub fn __construct(limiters: Members) -> PhpResult<Self> {
-        let make = || -> crate::error::Result<(LimiterState, Policy)> {
+        let make = || -> crate::error::Result<(LimiterState, GivenNumbers)> {
             let (members, shown) = limiters.0.map_err(|e| e.of("limiters"))?;
-            Ok((LimiterState::compound(CLASS, &members)?, Policy::compound(shown)))
+            Ok((LimiterState::compound(CLASS, &members)?, GivenNumbers::compound(shown)))
         };
         let (state, policy) = make().map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &["limiters"]))?;
         remaining::initialize::<Self>();

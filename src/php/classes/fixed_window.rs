@@ -7,7 +7,7 @@ use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::fixed_window;
 use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::Policy;
+use crate::php::given_numbers::GivenNumbers;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
@@ -24,7 +24,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct FixedWindowRateLimiter {
     state: LimiterState,
-    policy: Policy,
+    policy: GivenNumbers,
 }
 
 rate_limiter_impl!(FixedWindowRateLimiter {
@@ -34,7 +34,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
             fixed_window::policy(a.float("window")?, a.int("limit")?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(FixedWindowRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
+        Ok(FixedWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
     }
 });
 

@@ -10,7 +10,7 @@ use crate::error::Result;
 use crate::limiter::gcra;
 use crate::php::exceptions::in_call;
 use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::Policy;
+use crate::php::given_numbers::GivenNumbers;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
 use crate::php::register::Finish;
@@ -31,7 +31,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct GcraRateLimiter {
     state: LimiterState,
-    policy: Policy,
+    policy: GivenNumbers,
 }
 
 rate_limiter_impl!(GcraRateLimiter {
@@ -47,7 +47,7 @@ rate_limiter_impl!(GcraRateLimiter {
             gcra::policy(a.int("maxBurst")?, a.int("count")?, a.float("period")?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(GcraRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period]) })
+        Ok(GcraRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period]) })
     }
 
     /// redis-cell's `CL.THROTTLE key maxBurst count period quantity`:

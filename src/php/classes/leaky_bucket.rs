@@ -8,7 +8,7 @@ use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::leaky_bucket;
 use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::Policy;
+use crate::php::given_numbers::GivenNumbers;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
@@ -35,7 +35,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct LeakyBucketRateLimiter {
     state: LimiterState,
-    policy: Policy,
+    policy: GivenNumbers,
 }
 
 rate_limiter_impl!(LeakyBucketRateLimiter {
@@ -51,7 +51,7 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
             leaky_bucket::policy(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(LeakyBucketRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize]) })
+        Ok(LeakyBucketRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize]) })
     }
 });
 

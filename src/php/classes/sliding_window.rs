@@ -8,7 +8,7 @@ use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::sliding_window;
 use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::Policy;
+use crate::php::given_numbers::GivenNumbers;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
@@ -34,7 +34,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct SlidingWindowRateLimiter {
     state: LimiterState,
-    policy: Policy,
+    policy: GivenNumbers,
 }
 
 rate_limiter_impl!(SlidingWindowRateLimiter {
@@ -51,7 +51,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
             sliding_window::policy(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(SlidingWindowRateLimiter { state, policy: Policy::read(&SIGNATURE, &given) })
+        Ok(SlidingWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &given) })
     }
 });
 

@@ -7,7 +7,7 @@ use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::token_bucket;
 use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::Policy;
+use crate::php::given_numbers::GivenNumbers;
 use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
 use crate::php::register::Finish;
@@ -28,7 +28,7 @@ static SIGNATURE: Signature = Signature {
 #[php(implements(ce = rate_limiter_interface, stub = "RateLimiterInterface"))]
 pub struct TokenBucketRateLimiter {
     state: LimiterState,
-    policy: Policy,
+    policy: GivenNumbers,
 }
 
 rate_limiter_impl!(TokenBucketRateLimiter {
@@ -38,7 +38,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
             token_bucket::policy(a.int("capacity")?, a.float("refillRate")?)
         })?;
         crate::php::remaining::initialize::<Self>();
-        Ok(TokenBucketRateLimiter { state, policy: Policy::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate]) })
+        Ok(TokenBucketRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate]) })
     }
 });
 
