@@ -96,7 +96,7 @@ pub struct TargetConnections {
 pub(super) static POOL: Lazy<Mutex<HashMap<Target, Arc<TargetConnections>>>> = Lazy::new(Default::default);
 /// A logical clock for least-recently-used order (cheaper than reading time).
 pub(super) static TICK: AtomicU64 = AtomicU64::new(0);
-/// Connections closed by the bound; slots dropped for want of a connection.
+/// Connections closed by the bound; targets dropped for want of a connection.
 static CLOSED_BY_BOUND: AtomicU64 = AtomicU64::new(0);
 static DROPPED: AtomicU64 = AtomicU64::new(0);
 
@@ -107,7 +107,7 @@ thread_local! {
     /// The bound as the calling thread sees it. The pool is one per process,
     /// but a thread-safe PHP keeps `ratelimit.max_connections` per thread (a
     /// request's `ini_set()` is its own): the bound of the thread that opens a
-    /// slot is the one enforced then.
+    /// target is the one enforced then.
     static MAX_CONNECTIONS: Cell<usize> = const { Cell::new(DEFAULT_MAX_CONNECTIONS) };
 }
 
