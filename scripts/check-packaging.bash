@@ -14,7 +14,8 @@
 #      leaves nothing.
 #   2. make install: the same smoke test, then make uninstall leaves nothing.
 #   3. phpize path (what PIE runs): cd phpize && phpize && ./configure && make
-#      && make install INSTALL_ROOT=<temp dir>; the installed .so decides too.
+#      && make install INSTALL_ROOT=<temp dir>; the installed .so decides too;
+#      phpize's make test runs phpt tests against phpize/modules/ratelimit.so.
 #      cargo reuses the target dir, so nothing is compiled twice.
 #
 # Needs root or sudo; refuses to start when ratelimit is already installed
@@ -169,6 +170,17 @@ if [ -f "$so" ]; then
   else echo "  note: the phpize build differs from modules/ratelimit.so (sources changed since make build?)"; fi
 else
   fail "make install put no $so"
+fi
+# phpize's own `make test` (which phpize's make says to run next): the phpt
+# suite against the module this build made (phpize/modules/ratelimit.so, the
+# only ratelimit.so in the tests' processes: fresh_build_only.phpt), both
+# passes; a few tests, about 3 s.
+phpize_tests="php-tests/loading.phpt php-tests/fresh_build_only.phpt php-tests/null_scalars.phpt"
+phpize_test_out=$(cd phpize && make test TESTS="$phpize_tests" 2>&1)
+if grep -qx '6 passed, 0 failed' <<<"$phpize_test_out" && grep -qF 'RATELIMIT_SO="'"$PWD"'/phpize/modules/ratelimit.so"' <<<"$phpize_test_out"; then
+  ok "phpize's make test: $(wc -w <<<"$phpize_tests") phpt tests x 2 passes against phpize/modules/ratelimit.so"
+else
+  fail "phpize's make test: $(tail -15 <<<"$phpize_test_out")"
 fi
 # What phpize, configure and make left in phpize/ (all git-ignored there).
 (cd phpize && make distclean >/dev/null 2>&1; phpize --clean >/dev/null 2>&1; rm -rf include configure~ config.h.in~)

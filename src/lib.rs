@@ -8,6 +8,7 @@
 
 pub mod error;
 pub mod fork;
+mod ini_warnings;
 pub mod limiter;
 pub mod memory;
 pub mod metrics;
@@ -62,8 +63,15 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
     }
 }
 
+/// RINIT: the warnings for `ratelimit.*` values refused as this request was
+/// about to start, which the engine would have dropped (`ini_warnings`).
+extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
+    let _ = std::panic::catch_unwind(ini_warnings::report);
+    0
+}
+
 #[php_module]
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
-    module.info_function(php::info::module_info)
+    module.info_function(php::info::module_info).request_startup_function(request_startup)
 }

@@ -200,6 +200,7 @@ fn apply_multiplex(v: &[u8]) -> Result<(), String> {
 
 /// Zend/zend_ini.h: the stages at which the engine sets a value.
 const STAGE_STARTUP: c_int = 1 << 0;
+const STAGE_ACTIVATE: c_int = 1 << 2;
 const STAGE_RUNTIME: c_int = 1 << 4;
 const STAGE_DEACTIVATE: c_int = 1 << 3;
 
@@ -230,7 +231,7 @@ unsafe extern "C" fn on_modify(
                 // SAFETY: the engine passes the entry being modified, alive for this call.
                 let current = if stage == STAGE_STARTUP { None } else { unsafe { entry.as_ref() }.and_then(|e| unsafe { e.value.as_ref() }) };
                 let kept = current.map_or_else(|| default_of(index).to_vec(), |v| v.as_bytes().to_vec());
-                let _ = std::panic::catch_unwind(|| warn_refused(index, bytes, &kept, &why));
+                let _ = std::panic::catch_unwind(|| warn_refused(index, bytes, &kept, &why, stage == STAGE_ACTIVATE));
             }
             FAILURE
         }
@@ -239,12 +240,18 @@ unsafe extern "C" fn on_modify(
 }
 
 /// The startup warning for a refused value: the setting, the value given, why, and the value kept.
-fn warn_refused(index: usize, given: &[u8], kept: &[u8], why: &str) {
+/// `activating`: set as a request is about to start, not at startup (a php-fpm pool's
+/// `php_admin_value`/`php_value`, which a worker applies once it is forked, before its first
+/// request; Apache's, as each request starts): the engine would drop a warning given then
+/// (php-fpm's worker never logs it), so it is given by the next request (`ini_warnings`).
+fn warn_refused(index: usize, given: &[u8], kept: &[u8], why: &str, activating: bool) {
     let message = refused_message(index, given, kept, why);
-    // E_CORE_WARNING, as PHP's own startup problems ("Module … already loaded"): shown as
-    // "PHP Warning" and, unlike E_WARNING, not dropped by a php-fpm worker applying its
-    // pool's php_admin_value before any request has set error_reporting.
-    ext_php_rs::error::php_error(&ext_php_rs::flags::ErrorType::CoreWarning, &message);
+    if activating {
+        crate::ini_warnings::defer(message);
+    } else {
+        // E_CORE_WARNING, as PHP's own startup problems ("Module … already loaded").
+        ext_php_rs::error::php_error(&ext_php_rs::flags::ErrorType::CoreWarning, &message);
+    }
 }
 
 fn refused_message(index: usize, given: &[u8], kept: &[u8], why: &str) -> String {

@@ -1,7 +1,9 @@
 //! The `$style` argument of `RateLimitResult::headers()`. Like `values::Id`, a
 //! wrong value is kept and reported by the method in PHP's own words (the
 //! engine does not check an internal method's argument types, and
-//! ext-php-rs's generic message would not name the parameter).
+//! ext-php-rs's generic message would not name the parameter). A null reaches
+//! `coerce` as for `values::Id` (`NULLABLE` for the binding only; Reflection
+//! shows `string $style`).
 
 use ext_php_rs::convert::{FromZval, StubLiteral};
 use ext_php_rs::flags::DataType;
@@ -45,7 +47,12 @@ impl StubLiteral for StyleArg {
 
 impl<'a> FromZval<'a> for StyleArg {
     const TYPE: DataType = DataType::String;
+    const NULLABLE: bool = true;
     fn from_zval(z: &'a Zval) -> Option<Self> {
         Some(StyleArg(string_param("style", z)))
+    }
+    /// `headers()` declares `$style = 'x'`, which the binding uses instead.
+    fn from_missing() -> Option<Self> {
+        Some(StyleArg::from("x"))
     }
 }

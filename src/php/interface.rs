@@ -15,8 +15,10 @@ use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::ZendHashTable;
 
 use super::id_list::IdList;
+use super::register::Finish;
 use super::result::RateLimitResult;
 use super::values::{Id, Int};
+use super::zend_api::{self, MAY_BE_LONG, MAY_BE_STRING};
 
 #[php_interface]
 #[php(name = "RateLimiterInterface")]
@@ -44,6 +46,28 @@ pub trait RateLimiterInterface {
     /// `consume()` for every id, in order, in one round trip: the results under the same keys.
     #[php(defaults(cost = 1))]
     fn consume_many(&mut self, ids: IdList, cost: Int) -> PhpResult<ZBox<ZendHashTable>>;
+}
+
+/// What Reflection shows of the interface methods' scalar parameters, on the
+/// interface and on every class that implements it: `string $id = ''`, `int
+/// $cost = 1`, not nullable. The binding declares them nullable, since `Id`
+/// and `Int` take a null to apply PHP's rule for it themselves (see `values`).
+/// The interface runs this before any class implements it, so a class's
+/// registered parameters (nullable, then narrowed here) stay compatible.
+pub fn declare_parameters(ce: &ClassEntry) -> Result<(), String> {
+    for method in ["isallowed", "access", "consume", "peek", "reset"] {
+        zend_api::set_parameter(ce, method, 0, "id", MAY_BE_STRING, None)?;
+    }
+    for (method, index) in [("isallowed", 1), ("access", 1), ("consume", 1), ("consumemany", 1)] {
+        zend_api::set_parameter(ce, method, index, "cost", MAY_BE_LONG, None)?;
+    }
+    Ok(())
+}
+
+impl Finish for PhpInterfaceRateLimiterInterface {
+    fn finish(ce: &mut ClassEntry) -> Result<(), String> {
+        declare_parameters(ce)
+    }
 }
 
 /// The interface's class entry, for `#[php(implements(ce = …))]` on the classes.

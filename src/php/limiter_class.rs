@@ -1,6 +1,7 @@
 //! What every limiter class entry gets at MINIT (its `Finish` step): the
 //! readonly `?int $remaining` property, its `var_dump()` handler
-//! (`debug_info`), and its constructor's parameter types.
+//! (`debug_info`), its constructor's parameter types and the interface
+//! methods' (`interface::declare_parameters`).
 //!
 //! The constructor takes two forms (see `forms`), so a parameter's type is the
 //! union of what either form accepts at that position: `$keyPrefix` is the key
@@ -43,6 +44,7 @@ pub fn finish<T: LimiterClass>(ce: &mut ClassEntry, params: &[Param]) -> Result<
     remaining::declare(ce)?;
     super::dry_run::declare(ce)?;
     debug_info::install::<T>();
+    super::interface::declare_parameters(ce)?;
     zend_api::set_parameter_type(ce, "__construct", 0, "connection", CONNECTION_CLASSES, CONNECTION, None)?;
     for (i, Param(name, mask, default)) in params.iter().enumerate() {
         zend_api::set_parameter(ce, "__construct", i + 1, name, *mask, *default)?;

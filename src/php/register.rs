@@ -23,14 +23,15 @@ pub trait Finish: RegisteredClass {
 /// The first error of a `Finish` step: the registration callback cannot return one.
 static FINISH_ERROR: Mutex<Option<String>> = Mutex::new(None);
 
-/// Registers an interface (`#[php_interface]`).
-pub fn interface<T: RegisteredClass>() -> Result<(), String> {
+/// Registers an interface (`#[php_interface]`), then its `Finish` step.
+pub fn interface<T: Finish>() -> Result<(), String> {
     unsupported::<T>()?;
     let mut builder = ClassBuilder::new(T::CLASS_NAME);
     for (method, flags) in T::method_builders() {
         builder = builder.method(method, flags);
     }
-    builder.flags(ClassFlags::Interface).registration(store::<T>).docs(T::DOC_COMMENTS).register().map_err(|e| format!("{}: {e}", T::CLASS_NAME))
+    builder.flags(ClassFlags::Interface).registration(finish::<T>).docs(T::DOC_COMMENTS).register().map_err(|e| format!("{}: {e}", T::CLASS_NAME))?;
+    finish_error()
 }
 
 /// Registers a `#[php_class]` with its methods, interfaces and flags, then its `Finish` step.
@@ -50,6 +51,11 @@ pub fn class<T: Finish>() -> Result<(), String> {
         .docs(T::DOC_COMMENTS)
         .register()
         .map_err(|e| format!("{}: {e}", T::CLASS_NAME))?;
+    finish_error()
+}
+
+/// The error the last `Finish` step left, if any.
+fn finish_error() -> Result<(), String> {
     match FINISH_ERROR.lock().unwrap_or_else(|p| p.into_inner()).take() {
         Some(e) => Err(e),
         None => Ok(()),

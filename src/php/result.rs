@@ -30,7 +30,7 @@ use ext_php_rs::zend::{ce, ClassEntry};
 use super::exceptions::in_call;
 use super::register::Finish;
 use super::values;
-use super::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_LONG};
+use super::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_STRING};
 use crate::error::{Error, Result};
 use crate::limiter::Outcome;
 use crate::php::header_style_arg::StyleArg;
@@ -229,6 +229,7 @@ impl Finish for RateLimitResultObject {
         for (i, (name, (mask, default))) in PARAMS.iter().zip(types).enumerate() {
             zend_api::set_parameter(ce, "__construct", i, name, mask, default)?;
         }
-        Ok(())
+        // `string $style = 'x'`, not nullable (see `header_style_arg`).
+        zend_api::set_parameter(ce, "headers", 0, "style", MAY_BE_STRING, None)
     }
 }

@@ -120,6 +120,12 @@ pub fn bytes<'a>(param: &str, z: &'a Zval) -> Result<Cow<'a, [u8]>> {
 /// The `$id` argument of the limiter methods: binary-safe bytes. The engine
 /// does not check an internal method's argument types, so a wrong type is
 /// kept here and reported by the method, in PHP's words and with its name.
+///
+/// `NULLABLE` for the binding only: ext-php-rs refuses a null for a
+/// non-nullable parameter with a default before we see it, where PHP's own
+/// functions take it in coercive mode (a deprecation, then `""` or `0`) and
+/// refuse it in strict mode; `coerce` does exactly that. The parameter
+/// Reflection shows is not nullable (`interface::declare_parameters`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Id(std::result::Result<Vec<u8>, Invalid>);
 
@@ -144,13 +150,19 @@ impl StubLiteral for Id {
 
 impl<'a> FromZval<'a> for Id {
     const TYPE: DataType = DataType::String;
+    const NULLABLE: bool = true;
     fn from_zval(z: &'a Zval) -> Option<Self> {
         Some(Id(string_arg(z)))
+    }
+    /// Every method declares `$id = ''`, which the binding uses instead.
+    fn from_missing() -> Option<Self> {
+        Some(Id::from(""))
     }
 }
 
 /// An int argument (`$cost`, `$quantity`) with PHP's coercion; like `Id`, a
-/// wrong value is kept for the method to report under the parameter's name.
+/// wrong value is kept for the method to report under the parameter's name,
+/// and a null reaches `coerce` (`NULLABLE` for the binding only).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Int(std::result::Result<i64, Invalid>);
 
@@ -174,7 +186,12 @@ impl StubLiteral for Int {
 
 impl<'a> FromZval<'a> for Int {
     const TYPE: DataType = DataType::Long;
+    const NULLABLE: bool = true;
     fn from_zval(z: &'a Zval) -> Option<Self> {
         Some(Int(int_arg(z)))
+    }
+    /// Every method declares `$cost = 1` (`$quantity = 1`), which the binding uses instead.
+    fn from_missing() -> Option<Self> {
+        Some(Int::from(1))
     }
 }

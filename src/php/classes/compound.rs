@@ -101,6 +101,7 @@ rate_limiter_impl!(CompoundRateLimiter {
 impl Finish for CompoundRateLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
         crate::php::debug_info::install::<Self>();
+        crate::php::interface::declare_parameters(ce)?;
         crate::php::dry_run::declare(ce)?;
         remaining::declare(ce)
     }

@@ -16,6 +16,7 @@ use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIO
 use crate::php::register::Finish;
 use crate::php::state::LimiterState;
 use crate::php::values::{Id, Int};
+use crate::php::zend_api::{self, MAY_BE_LONG, MAY_BE_STRING};
 
 static SIGNATURE: Signature = Signature {
     class: "GcraRateLimiter",
@@ -80,7 +81,10 @@ rate_limiter_impl!(GcraRateLimiter {
 
 impl Finish for GcraRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
+    /// `throttle(string $id = '', int $quantity = 1)`: not nullable (see `values::Id`).
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        zend_api::set_parameter(ce, "throttle", 0, "id", MAY_BE_STRING, None)?;
+        zend_api::set_parameter(ce, "throttle", 1, "quantity", MAY_BE_LONG, None)?;
         limiter_class::finish::<Self>(
             ce,
             &[
