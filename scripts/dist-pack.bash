@@ -5,7 +5,9 @@
 #   php_ratelimit-<version>_php<X.Y>-x86_64-linux-glibc[-debug]-<nts|zts>.tgz
 #     ratelimit.so     (stripped) at the top, where PIE looks for <extension-name>.so
 #     manifest.json    the PHP it was built against (version, PHP API, module API,
-#                      build id, ZTS, debug), the glibc it needs, the commit, checksums
+#                      build id, ZTS, debug), the glibc it needs and the one it was
+#                      linked against, the commit, checksums (php --ri ratelimit says
+#                      the same of the .so: make check-dist compares them)
 #     ratelimit.ini    the commented ini (extension=ratelimit and every setting)
 #     LICENSE
 #   ratelimit-redis-<version>-x86_64-linux-glibc.tgz   the server module, the same way
@@ -86,6 +88,7 @@ for dir in "$out"/*/; do
     echo "os=linux"
     echo "libc=glibc"
     echo "glibc_floor=$floor"
+    echo "glibc_built_against=${glibc_built_against:-unknown}" # unknown: built before the info had it
     echo "built_on=Debian $(cat /etc/debian_version) (glibc $(ldd --version | head -1 | grep -oE '[0-9.]+$'))"
     echo "rustc=$(rustc --version)"
     echo "sha256_ratelimit.so=$(sha256sum "$stage/ratelimit.so" | cut -d' ' -f1)"

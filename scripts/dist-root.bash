@@ -24,6 +24,9 @@
 # Environment: RATELIMIT_COMMIT (the commit built, from the host's checkout).
 set -euo pipefail
 cd /build/ratelimit
+# What build.rs writes into every .so built here, for php --ri ratelimit
+# (with RATELIMIT_COMMIT): make check-dist compares it with the manifest.
+export RATELIMIT_BUILD_ORIGIN="prebuilt by make dist"
 out=/build/out
 mkdir -p "$out"
 
@@ -55,6 +58,7 @@ build_extension() {
     echo "zts=$("$php" -n -r 'echo PHP_ZTS ? "true" : "false";')"
     echo "debug=$("$php" -n -r 'echo PHP_DEBUG ? "true" : "false";')"
     echo "extension_dir=$("$php_config" --extension-dir)"
+    echo "glibc_built_against=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')"
   } >"$to/info"
   local runner
   runner=$(find "${4:-$("$php_config" --prefix)/lib/php}" -path '*/build/run-tests.php' | head -1)
