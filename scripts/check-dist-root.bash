@@ -64,15 +64,17 @@ missing=$(ldd "$(command -v php)" | grep 'not found' || true)
 check "php finds every library it links${missing:+ (missing: $missing)}" test -z "$missing"
 php -v | head -1
 
-# This PHP as PIE sees it (its documented asset naming): the archive PIE would download.
-read -r series zts debug < <(php -n -r 'echo PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION, " ", PHP_ZTS ? "zts" : "nts", " ", PHP_DEBUG ? "-debug" : "-", "\n";')
-[ "$debug" = - ] && debug=
+# This PHP as PIE sees it: of the names PIE tries for it, in its order
+# (scripts/pie-asset-names.php), the first that dist/ has is the archive PIE downloads.
+read -r series zts < <(php -n -r 'echo PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION, " ", PHP_ZTS ? "zts" : "nts", "\n";')
 build_id=$(php -n -i | sed -n 's/^PHP Extension Build => //p')
 api=$(php -n -i | sed -n 's/^PHP API => //p')
-asset=php_ratelimit-${version}_php$series-$(uname -m)-linux-glibc$debug-$zts.tgz
-echo "-- the archive PIE picks for PHP $series $zts (build id $build_id): $asset"
-[ -f "$dist/$asset" ] || { fail "dist/ has no $asset"; finish; }
-ok "dist/ has $asset"
+tries=$(php -n scripts/pie-asset-names.php ratelimit "$version")
+asset=
+for name in $tries; do [ -f "$dist/$name" ] && { asset=$name; break; }; done
+echo "-- the archive PIE picks for PHP $series $zts (build id $build_id): ${asset:-none of $(echo $tries)}"
+[ -n "$asset" ] || { fail "dist/ has none of the names PIE tries"; finish; }
+ok "dist/ has $asset, a name PIE tries"
 check "its checksum matches SHA256SUMS" bash -c "cd $dist && grep -F ' $asset' SHA256SUMS | sha256sum -c --quiet -"
 archive=/tmp/archive && rm -rf "$archive" && mkdir -p "$archive" && tar -xzf "$dist/$asset" -C "$archive"
 check "ratelimit.so at the archive's top, where PIE takes it" test -f "$archive/ratelimit.so"

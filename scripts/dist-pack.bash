@@ -14,7 +14,8 @@
 #   php<X.Y>-ratelimit_<version>-1_amd64.deb            Debian 12's php8.2 and Debian 13's php8.4
 #   ratelimit-redis-module_<version>-1_amd64.deb
 #   SHA256SUMS
-# PIE's asset name (its Platform/PrePackagedBinaryAssetName): php_{extension}-{version}_php{X.Y}-{arch}-{os}-{libc}{-debug}{-zts|-nts}.tgz,
+# PIE's asset name (scripts/pie-asset-names.php states the rule; each name is
+# checked against it): php_{extension}-{version}_php{X.Y}-{arch}-{os}-{libc}{-debug}{-zts|-nts}.tgz,
 # where version is the release's tag as written: tag releases <version>, no "v".
 # Every .so is refused when it needs a glibc symbol version newer than
 # Debian 12's (2.36): that is the oldest system the archives promise to run on.
@@ -72,6 +73,11 @@ for dir in "$out"/*/; do
   fi
   debug_suffix=; if [ "$debug" = true ]; then debug_suffix=-debug; fi
   name=php_ratelimit-${version}_php${variant%-*}-x86_64-linux-glibc$debug_suffix-${variant#*-}
+  if ! php8.2 -n scripts/pie-asset-names.php ratelimit "$version" --php="${variant%-*}" --ts="${variant#*-}" \
+      --debug="$([ "$debug" = true ] && echo 1 || echo 0)" --arch=x86_64 --os=linux --libc=glibc | grep -qxF "$name.tgz"; then
+    echo "$variant: $name.tgz is not a name PIE tries for PHP ${variant%-*} ${variant#*-} (scripts/pie-asset-names.php)" >&2
+    status=1; continue
+  fi
   install -m 0644 ratelimit.ini LICENSE "$stage/"
   {
     echo "extension=ratelimit"
