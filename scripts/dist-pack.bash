@@ -73,8 +73,10 @@ for dir in "$out"/*/; do
   fi
   debug_suffix=; if [ "$debug" = true ]; then debug_suffix=-debug; fi
   name=php_ratelimit-${version}_php${variant%-*}-x86_64-linux-glibc$debug_suffix-${variant#*-}
-  if ! php8.2 -n scripts/pie-asset-names.php ratelimit "$version" --php="${variant%-*}" --ts="${variant#*-}" \
-      --debug="$([ "$debug" = true ] && echo 1 || echo 0)" --arch=x86_64 --os=linux --libc=glibc | grep -qxF "$name.tgz"; then
+  # (whole, then searched: grep -q ending the pipe early is a failure under pipefail)
+  pie_names=$(php8.2 -n scripts/pie-asset-names.php ratelimit "$version" --php="${variant%-*}" --ts="${variant#*-}" \
+    --debug="$([ "$debug" = true ] && echo 1 || echo 0)" --arch=x86_64 --os=linux --libc=glibc)
+  if ! grep -qxF "$name.tgz" <<<"$pie_names"; then
     echo "$variant: $name.tgz is not a name PIE tries for PHP ${variant%-*} ${variant#*-} (scripts/pie-asset-names.php)" >&2
     status=1; continue
   fi
