@@ -49,13 +49,17 @@ $f->isAllowed('x');
 rl_throws(fn () => $f->isAllowed('x', 99));
 var_dump($f->remaining);
 
-echo "-- a subclass inherits the property, and cannot be cloned either\n";
+echo "-- a subclass inherits the property (beside properties of its own), and cannot be cloned either\n";
 class MyLimiter extends FixedWindowRateLimiter
 {
+    public int $mine = 7;
+    public ?int $other = null;
     public function copy(): static { return clone $this; }
 }
 $m = new MyLimiter(RL_URL, rl_prefix('sub'), 60, 5);
 var_dump($m->remaining, $m->isAllowed(), $m->remaining, (new ReflectionClass($m))->isCloneable());
+// The extension writes $remaining where the class declared it; the subclass's own stay as they were.
+var_dump([$m->mine, $m->other]);
 rl_throws(fn () => clone $m);
 rl_throws(fn () => $m->copy());
 rl_throws(function () use ($m) { $m->remaining = 1; });
@@ -104,11 +108,17 @@ int(14)
 -- a failing call leaves the last value
 ValueError: FixedWindowRateLimiter::isAllowed(): Argument #2 ($cost) must be at most 5 (the limit), 99 given
 int(4)
--- a subclass inherits the property, and cannot be cloned either
+-- a subclass inherits the property (beside properties of its own), and cannot be cloned either
 NULL
 bool(true)
 int(4)
 bool(false)
+array(2) {
+  [0]=>
+  int(7)
+  [1]=>
+  NULL
+}
 Error: Call to protected FixedWindowRateLimiter::__clone() from global scope
 Error: Trying to clone an uncloneable object of class FixedWindowRateLimiter
 Error: Cannot modify readonly property FixedWindowRateLimiter::$remaining

@@ -1,7 +1,10 @@
 //! The `memory://[name]` target: decisions in this process's memory, by the
 //! same algorithms as on Redis (`ratelimit_core`, which mirrors the Lua
 //! library and is tested against it), for applications' unit tests without a
-//! server and for single-process workers. Each name is one store, shared by
+//! server and for single-process workers. A call is the server module's
+//! command (`EntryCall` spelled as the module's words), run by the module's
+//! own code (`ratelimit_core::command`) on this process's store, and its
+//! reply read by the one decoder (`redis::reply`). Each name is one store, shared by
 //! every limiter (and thread) of the process that names it, never by other
 //! processes; the wall clock stands in for the server's.
 
@@ -10,12 +13,13 @@ use std::sync::Arc;
 
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
-use ratelimit_core::entries::{self, CompoundAnswer};
-use ratelimit_core::metrics::Counting;
+use ratelimit_core::command;
 use ratelimit_core::store::Store;
-use ratelimit_core::{Algorithm, Answer, Refused};
+use ratelimit_core::Refused;
 
 use crate::error::{Error, Result};
+use crate::redis::entry_call::{EntryCall, Flat, Form};
+use crate::redis::reply::Ints;
 
 /// The scheme of a memory target's DSN.
 pub const SCHEME: &str = "memory://";
@@ -27,6 +31,11 @@ pub struct MemoryTarget {
 }
 
 static TARGETS: Lazy<Mutex<HashMap<String, Arc<MemoryTarget>>>> = Lazy::new(Default::default);
+
+thread_local! {
+    /// The call being run, spelled as the module's words; one call at a time per thread.
+    static WORDS: std::cell::RefCell<Flat> = std::cell::RefCell::new(Flat::default());
+}
 
 /// The name in `memory://name` (letters, digits, `_`, `-`, `.`; may be
 /// empty), or `None` when `dsn` is not a memory DSN.
@@ -67,82 +76,41 @@ pub fn targets() -> Vec<(String, usize)> {
     all
 }
 
-/// The counting arguments as the core reads them (they are always three).
-fn parse(counting: &[Vec<u8>; 3]) -> Counting<'_> {
-    let args: Vec<&[u8]> = counting.iter().map(Vec::as_slice).collect();
-    Counting::parse(&args).expect("three counting arguments")
-}
-
-/// An answer in the shape of the Lua library's reply (`Outcome::from_reply`).
-pub fn reply(a: &Answer) -> Vec<i64> {
-    let (remaining, reset) = (a.remaining as i64, a.reset_us as i64);
-    match a.retry_us {
-        Some(retry) => vec![remaining, reset, retry as i64],
-        None if a.delay_us > 0.0 => vec![remaining, reset, 0, a.delay_us as i64],
-        None => vec![remaining, reset],
-    }
-}
-
 impl MemoryTarget {
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// `take` or `peek` on one key; `now_us` replaces the clock (tests).
-    pub fn decide(&self, key: &[u8], algo: &Algorithm, cost: i64, peek: bool, now_us: Option<i64>) -> Result<Answer> {
-        self.with_store(|store| entries::decide(store, key, algo, cost as f64, now_us.map(|n| n as f64), peek)).map_err(|e| self.failed(e))
+    /// `c` as the server module would run it, on this store: its reply's
+    /// bytes, or the error a single-key call or a compound answers.
+    fn run<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> std::result::Result<Vec<u8>, Refused> {
+        WORDS.with_borrow_mut(|flat| {
+            flat.clear();
+            c.spell(Form::Module, flat);
+            let words = flat.words();
+            // The extension's own calls always parse; this says which one did not.
+            let call = command::parse(c.entry, &words).map_err(|bad| match bad {
+                command::Bad::Refused(r) => r,
+                command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
+            })?;
+            self.with_store(|store| command::run(store, &call))
+        })
     }
 
-    /// `take` on every key in order, at one instant, as one step: no other
-    /// thread's decision comes between them.
-    pub fn take_many(&self, keys: &[&[u8]], algo: &Algorithm, cost: i64, now_us: Option<i64>) -> Vec<Result<Answer>> {
-        self.with_store(|store| entries::take_many(store, keys, algo, cost as f64, now_us.map(|n| n as f64)))
-            .into_iter()
-            .map(|r| r.map_err(|e| self.failed(e)))
-            .collect()
+    /// One decision (take, peek, a compound, and the counted ones).
+    pub fn decide<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> Result<Ints> {
+        let bytes = self.run(c).map_err(|e| self.failed(e))?;
+        Ints::from_bytes(&bytes).ok_or_else(|| self.failed(Refused(format!("unexpected reply {bytes:?}"))))
     }
 
-    /// All members or none (`CompoundRateLimiter`).
-    pub fn compound(&self, members: &[(&[u8], Algorithm)], cost: i64, peek: bool, now_us: Option<i64>) -> Result<CompoundAnswer> {
-        self.with_store(|store| entries::compound(store, members, cost as f64, now_us.map(|n| n as f64), peek)).map_err(|e| self.failed(e))
-    }
-
-    /// `take`, its decision counted under `base` (`ratelimit.metrics = redis`;
-    /// `counting`: `metrics::counting_args`), as the library's `take_counted`.
-    pub fn take_counted(&self, key: &[u8], base: &[u8], counting: &[Vec<u8>; 3], algo: &Algorithm, cost: i64, now_us: Option<i64>) -> Result<Answer> {
-        let c = parse(counting);
-        self.with_store(|store| entries::take_counted(store, key, base, &c, algo, cost as f64, now_us.map(|n| n as f64))).map_err(|e| self.failed(e))
-    }
-
-    /// `take_many`, its decisions counted under `base`.
-    pub fn take_many_counted(
-        &self,
-        keys: &[&[u8]],
-        base: &[u8],
-        counting: &[Vec<u8>; 3],
-        algo: &Algorithm,
-        cost: i64,
-        now_us: Option<i64>,
-    ) -> Vec<Result<Answer>> {
-        let c = parse(counting);
-        self.with_store(|store| entries::take_many_counted(store, keys, base, &c, algo, cost as f64, now_us.map(|n| n as f64)))
-            .into_iter()
-            .map(|r| r.map_err(|e| self.failed(e)))
-            .collect()
-    }
-
-    /// `compound` (consuming), its decision counted under `base`.
-    pub fn compound_counted(
-        &self,
-        members: &[(&[u8], Algorithm)],
-        base: &[u8],
-        counting: &[Vec<u8>; 3],
-        cost: i64,
-        now_us: Option<i64>,
-    ) -> Result<CompoundAnswer> {
-        let c = parse(counting);
-        self.with_store(|store| entries::compound_counted(store, members, base, &c, cost as f64, now_us.map(|n| n as f64)))
-            .map_err(|e| self.failed(e))
+    /// `take_many` (or `take_many_counted`, its last key the counters'
+    /// base): one decision per key, in order, at one instant, as one step
+    /// (no other thread's decision comes between them), each standing alone.
+    pub fn decide_many<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> Result<Vec<Result<Ints>>> {
+        let bytes = self.run(c).map_err(|e| self.failed(e))?;
+        let n = c.keys.len() - usize::from(c.entry.counted());
+        let records = Ints::many_from_bytes(&bytes, n).ok_or_else(|| self.failed(Refused(format!("unexpected reply {bytes:?}"))))?;
+        Ok(records.into_iter().map(|r| r.map_err(|text| self.failed(Refused(String::from_utf8_lossy(text).into_owned())))).collect())
     }
 
     /// DEL.

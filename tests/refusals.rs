@@ -109,7 +109,7 @@ fn the_module_refuses_what_the_extension_never_sends() {
         (&["RATELIMIT.COMPOUND", "2", "k", "k", "fixed_window", "1000", "5", "fixed_window", "1000", "5", "1"], "keys must be distinct"),
     ];
     for (args, want) in cases {
-        let got = module_call(&mut conn, &args).expect_err(&format!("{args:?} must be refused"));
+        let got = module_call(&mut conn, args).expect_err(&format!("{args:?} must be refused"));
         assert!(got.contains(want), "{args:?}: {got}");
         assert_eq!(keyspace(&mut conn), vec![], "{args:?} wrote");
     }

@@ -16,7 +16,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ratelimit::limiter::{gcra, Outcome};
-use ratelimit::redis::script::{count_and_ttl, functions_in, module_in, Ints};
+use ratelimit::redis::reply::{count_and_ttl, functions_in, module_in, Ints};
 use ratelimit::redis::sentinel::{master_in, role_in};
 use ratelimit_fuzz::Bytes;
 

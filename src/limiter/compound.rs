@@ -8,17 +8,15 @@
 
 use std::sync::{Arc, OnceLock};
 
-use ratelimit_core::entries::CompoundAnswer;
-use ratelimit_core::Algorithm;
-
 use super::backend::Backend;
 use super::conclude::Conclude;
-use super::instance::{counted_args, CallOptions, Limiter};
+use super::instance::{CallOptions, Limiter};
 use super::{Op, Outcome, Policy};
 use crate::error::{Error, Result};
-use crate::memory::{self, MemoryTarget};
 use crate::metrics::{self, Counters, Mode};
+use crate::redis::entry_call::EntryCall;
 use crate::redis::pool::Timeouts;
+use crate::redis::reply::Ints;
 use crate::redis::script;
 use crate::redis::scripts::Entry;
 use ::redis::Value;
@@ -29,9 +27,8 @@ pub const MAX_MEMBERS: usize = 16;
 
 pub struct Compound {
     members: Vec<Arc<Limiter>>,
-    /// Every member's algorithm name and arguments, in RESP once for all calls.
-    encoded_args: Vec<u8>,
-    encoded_count: usize,
+    /// Every member's algorithm name and arguments, in order: every call's.
+    args: Vec<Vec<u8>>,
     /// The members' key prefixes joined by `+`: what its counters are named.
     name: Vec<u8>,
     counters: OnceLock<Arc<Counters>>,
@@ -55,15 +52,9 @@ impl Compound {
                 return Err(Error::value("limiters", format!("must have distinct key prefixes; limiters {j} and {i} share one")));
             }
         }
-        let mut encoded_args = Vec::new();
-        let mut encoded_count = 0;
-        for m in &members {
-            let (args, count) = m.encoded_args();
-            encoded_args.extend_from_slice(args);
-            encoded_count += count;
-        }
+        let args = members.iter().flat_map(|m| m.args().iter().cloned()).collect();
         let name = members.iter().map(|m| m.prefix()).collect::<Vec<_>>().join(&b'+');
-        Ok(Compound { members, encoded_args, encoded_count, name, counters: OnceLock::new() })
+        Ok(Compound { members, args, name, counters: OnceLock::new() })
     }
 
     /// What its counters are named: its members' key prefixes joined by `+`.
@@ -114,20 +105,13 @@ impl Compound {
         self.members[0].backend()
     }
 
-    /// A memory store's answer, read as the Lua library's reply would be.
-    fn memory_outcome(&self, answer: CompoundAnswer) -> Result<Outcome> {
-        self.members[answer.member].policy().outcome(&memory::reply(&answer.answer))
-    }
-
-    /// One all-or-nothing decision on a memory store; `counting`: counted
-    /// (`ratelimit.metrics = redis`) with these counting arguments.
-    fn on_memory(&self, store: &MemoryTarget, keys: &[Vec<u8>], op: Op, now_us: Option<i64>, counting: Option<&[Vec<u8>; 3]>) -> Result<Outcome> {
-        let members: Vec<(&[u8], Algorithm)> = keys.iter().zip(&self.members).map(|(k, m)| (k.as_slice(), *m.algorithm())).collect();
-        match counting {
-            Some(args) => store.compound_counted(&members, &self.members[0].metrics_base(&keys[0]), args, op.cost(), now_us),
-            None => store.compound(&members, op.cost(), op.is_peek(), now_us),
-        }
-        .and_then(|a| self.memory_outcome(a))
+    /// One all-or-nothing call on this compound's target, its reply read as an outcome.
+    fn decide_one(&self, call: &EntryCall<Vec<u8>>, opts: CallOptions) -> Result<Outcome> {
+        let ints: Result<Ints> = match self.backend() {
+            Backend::Memory(store) => store.decide(call),
+            Backend::Redis(slot) => slot.run(opts.timeouts, |conn| script::decide(conn, call, opts.server_module)),
+        };
+        ints.and_then(|ints| self.outcome(ints.as_slice()))
     }
 
     /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).
@@ -138,23 +122,16 @@ impl Compound {
         // `ratelimit.metrics = redis`: counted in the same call, with what is pending.
         let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
         let taken = counted.map(Counters::take_unsent);
-        let decided = match self.backend() {
-            Backend::Memory(store) => {
-                let args = taken.map(|t| metrics::counting_args(&self.name, opts.dry_run, t));
-                self.on_memory(store, &keys, op, now_us, args.as_ref())
-            }
-            Backend::Redis(slot) => {
-                let (extra, n) = Policy::call_args(op, now_us);
-                let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
-                let counting =
-                    taken.map(|t| (self.with_base(&keys), counted_args(&self.name, opts.dry_run, t, &self.encoded_args, self.encoded_count)));
-                slot.run(opts.timeouts, |conn| match &counting {
-                    Some((all, (args, count))) => script::decide(conn, Entry::CompoundCounted, all, args, *count, &extra[..n], opts.server_module),
-                    None => script::decide(conn, entry, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module),
-                })
-                .and_then(|reply| self.outcome(reply.as_slice()))
-            }
+        let counting = taken.map(|t| metrics::counting_args(&self.name, opts.dry_run, t));
+        let (extra, n) = Policy::call_args(op, now_us);
+        let entry = match (&counting, op.is_peek()) {
+            (Some(_), _) => Entry::CompoundCounted,
+            (None, true) => Entry::CompoundPeek,
+            (None, false) => Entry::Compound,
         };
+        let keys = if counting.is_some() { self.with_base(&keys) } else { keys };
+        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, extra: &extra[..n] };
+        let decided = self.decide_one(&call, opts);
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -177,24 +154,22 @@ impl Compound {
         // Counted, each call its own decision; what is pending waits for a
         // single consume (one of several calls could not carry it alone).
         let counting = conclude.counters.filter(|_| opts.metrics == Mode::Redis).map(|_| metrics::counting_args(&self.name, opts.dry_run, [0; 5]));
-        let slot = match self.backend() {
-            Backend::Memory(store) => {
-                let each = keys.iter().map(|k| self.on_memory(store, k, Op::Consume(cost), None, counting.as_ref())).collect();
-                return conclude.batch(Ok(each), keys.len());
-            }
-            Backend::Redis(slot) => slot,
+        let (entry, calls) = match &counting {
+            Some(_) => (Entry::CompoundCounted, keys.iter().map(|k| self.with_base(k)).collect()),
+            None => (Entry::Compound, keys),
         };
+        let counting = counting.as_ref().map_or(&[][..], |c| &c[..]);
         let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let decided = slot.run_many(opts.timeouts, |conn| match &counting {
-            Some(_) => {
-                let (args, count) = counted_args(&self.name, opts.dry_run, [0; 5], &self.encoded_args, self.encoded_count);
-                let calls: Vec<Vec<Vec<u8>>> = keys.iter().map(|k| self.with_base(k)).collect();
-                script::decide_each(conn, Entry::CompoundCounted, &calls, &args, count, &extra[..n], opts.server_module)
-            }
-            None => script::decide_each(conn, Entry::Compound, &keys, &self.encoded_args, self.encoded_count, &extra[..n], opts.server_module),
-        });
-        let decided = decided.map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
-        conclude.batch(decided, keys.len())
+        let decided = match self.backend() {
+            Backend::Memory(_) => Ok(calls
+                .iter()
+                .map(|keys| self.decide_one(&EntryCall { entry, keys, counting, args: &self.args, extra: &extra[..n] }, opts))
+                .collect()),
+            Backend::Redis(slot) => slot
+                .run_many(opts.timeouts, |conn| script::decide_each(conn, entry, &calls, counting, &self.args, &extra[..n], opts.server_module))
+                .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect()),
+        };
+        conclude.batch(decided, calls.len())
     }
 
     /// Deletes every member's key of `id`, in one command (on a cluster, sent

@@ -17,17 +17,18 @@ use super::conclude::Conclude;
 use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
-use crate::memory;
 use crate::metrics::{self, layout, Counters, Mode};
+use crate::redis::entry_call::EntryCall;
 use crate::redis::pool::Timeouts;
+use crate::redis::reply::Ints;
 use crate::redis::scripts::Entry;
-use crate::redis::{counter, resp, script};
+use crate::redis::{counter, script};
 
 /// What Redis answered: a fixed window's counter after a hit (count, ms
 /// left), or an entry point's answer.
 enum Reply {
     Count((i64, i64)),
-    Ints(script::Ints),
+    Ints(Ints),
 }
 
 /// What one call needs besides its arguments, read by the caller when the call is made.
@@ -46,22 +47,10 @@ pub struct CallOptions {
     pub metrics: Mode,
 }
 
-/// A counted call's arguments (`ratelimit.metrics = redis`): the counting
-/// ones (`metrics::counting_args`), then the entry's `args` (`arg_count` of
-/// them, already in RESP); and how many they are.
-pub fn counted_args(name: &[u8], dry_run: bool, pending: [u64; 5], args: &[u8], arg_count: usize) -> (Vec<u8>, usize) {
-    let mut out = resp::encode_all(&metrics::counting_args(name, dry_run, pending));
-    out.extend_from_slice(args);
-    (out, ratelimit_core::metrics::NARGS + arg_count)
-}
-
 pub struct Limiter {
     policy: Policy,
-    /// The algorithm's name and arguments, in RESP once for all calls.
-    encoded_args: Vec<u8>,
-    arg_count: usize,
-    /// The policy as the core runs it (a `memory://` target).
-    algorithm: Algorithm,
+    /// The algorithm's name and arguments: every call's (`EntryCall::args`).
+    args: Vec<Vec<u8>>,
     backend: Backend,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
@@ -85,20 +74,17 @@ impl Limiter {
     pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let mut encoded_args = Vec::new();
-        resp::bulk(&mut encoded_args, policy.script.name().as_bytes());
-        encoded_args.extend_from_slice(&resp::encode_all(&policy.args));
-        let arg_count = 1 + policy.args.len();
-        let args: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
-        let algorithm = Algorithm::parse(policy.script.name().as_bytes(), &args).map_err(|e| Error::Redis(e.0))?;
+        let mut args = vec![policy.script.name().as_bytes().to_vec()];
+        args.extend(policy.args.iter().cloned());
+        // What the module and a `memory://` store will read: refused here, not on every call.
+        let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
+        Algorithm::parse(policy.script.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (policy.script, &policy.args).hash(&mut hasher);
         let hash_tag = backend.is_cluster();
         Ok(Limiter {
             policy,
-            encoded_args,
-            arg_count,
-            algorithm,
+            args,
             backend,
             prefix,
             fingerprint: hasher.finish(),
@@ -144,9 +130,9 @@ impl Limiter {
         &self.policy
     }
 
-    /// The algorithm's name and arguments in RESP, and how many parts they are.
-    pub fn encoded_args(&self) -> (&[u8], usize) {
-        (&self.encoded_args, self.arg_count)
+    /// The algorithm's name and arguments, as every call sends them.
+    pub fn args(&self) -> &[Vec<u8>] {
+        &self.args
     }
 
     /// `ratelimit.key_prefix . $keyPrefix`.
@@ -156,10 +142,6 @@ impl Limiter {
 
     pub fn backend(&self) -> &Backend {
         &self.backend
-    }
-
-    pub fn algorithm(&self) -> &Algorithm {
-        &self.algorithm
     }
 
     /// Whether `other` decides in the same place (one connection slot, one store).
@@ -214,30 +196,25 @@ impl Limiter {
         // `ratelimit.metrics = redis`: the call counts its decision itself,
         // and carries what this process counted without a round trip.
         let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
-        let slot = match &self.backend {
-            Backend::Memory(store) => {
-                let decided = match counted {
-                    Some(c) => {
-                        let taken = c.take_unsent();
-                        let args = metrics::counting_args(&self.prefix, opts.dry_run, taken);
-                        let decided = store.take_counted(&key, &self.metrics_base(&key), &args, &self.algorithm, op.cost(), now_us);
-                        if decided.is_err() {
-                            c.give_back(taken);
-                        }
-                        decided
-                    }
-                    None => store.decide(&key, &self.algorithm, op.cost(), op.is_peek(), now_us),
-                };
-                return conclude.one(decided.and_then(|a| self.policy.outcome(&memory::reply(&a))), false);
-            }
-            Backend::Redis(slot) => slot,
-        };
-        let cached = opts.block_cache > 0 && now_us.is_none();
+        // The block cache answers for Redis only (a memory store is as near as the cache).
+        let cached = opts.block_cache > 0 && now_us.is_none() && matches!(self.backend, Backend::Redis(_));
         if cached {
             if let Some(o) = with_cache(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
                 return conclude.one(Ok(o), true);
             }
         }
+        let (extra, n) = Policy::call_args(op, now_us);
+        let taken = counted.map(Counters::take_unsent);
+        // Counted: the counting arguments first, and the counters' base as a second key.
+        let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
+        let base = counting.as_ref().map(|_| self.metrics_base(&key));
+        let keys: Vec<&[u8]> = [Some(key.as_slice()), base.as_deref()].into_iter().flatten().collect();
+        let entry = match (&counting, op.is_peek()) {
+            (Some(_), _) => Entry::TakeCounted,
+            (None, true) => Entry::Peek,
+            (None, false) => Entry::Take,
+        };
+        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, extra: &extra[..n] };
         // A fixed window's cost-1 consume is three plain commands on every
         // path (the module's command would be no faster, and counts the
         // same), except on a Redis Cluster (`counter`: a pipeline cannot be
@@ -249,21 +226,14 @@ impl Limiter {
             (Some(window_ms), Op::Consume(1), None, None) => Some(window_ms),
             _ => None,
         };
-        let (extra, n) = Policy::call_args(op, now_us);
-        let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
-        let taken = counted.map(Counters::take_unsent);
-        let counting = taken.map(|t| (self.metrics_base(&key), counted_args(&self.prefix, opts.dry_run, t, &self.encoded_args, self.arg_count)));
-        let decided = slot
-            .run(opts.timeouts, |conn| match (&counting, counter) {
-                (Some((base, (args, count))), _) => {
-                    script::decide(conn, Entry::TakeCounted, &[&key, base], args, *count, &extra[..n], opts.server_module).map(Reply::Ints)
-                }
-                (None, Some(window_ms)) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
-                (None, _) => {
-                    script::decide(conn, entry, &[&key], &self.encoded_args, self.arg_count, &extra[..n], opts.server_module).map(Reply::Ints)
-                }
-            })
-            .and_then(|reply| self.outcome(reply));
+        let decided = match &self.backend {
+            Backend::Memory(store) => store.decide(&call).map(Reply::Ints),
+            Backend::Redis(slot) => slot.run(opts.timeouts, |conn| match counter {
+                Some(window_ms) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
+                _ => script::decide(conn, &call, opts.server_module).map(Reply::Ints),
+            }),
+        }
+        .and_then(|reply| self.outcome(reply));
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -281,9 +251,10 @@ impl Limiter {
         }
     }
 
-    /// A denial from Redis, for the block cache (only when it is on).
+    /// A denial from Redis, for the block cache (only when it is on; a
+    /// memory store is as near as the cache).
     fn remember(&self, key: &[u8], cost: i64, o: &Outcome, opts: CallOptions) {
-        if opts.block_cache > 0 && !o.allowed {
+        if opts.block_cache > 0 && !o.allowed && matches!(self.backend, Backend::Redis(_)) {
             with_cache(|c| c.remember(key, self.fingerprint, cost, o, Instant::now(), opts.block_cache));
         }
     }
@@ -307,61 +278,55 @@ impl Limiter {
             ids.iter().enumerate().map(|(i, id)| self.key(id).map_err(|e| e.in_entry(&format!("at position {i}:")))).collect::<Result<Vec<_>>>()?;
         let conclude = self.conclude(Op::Consume(cost), opts);
         let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
-        let slot = match &self.backend {
-            Backend::Memory(store) => {
-                let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-                let each = match counted {
-                    Some(c) => {
-                        let taken = c.take_unsent();
-                        let args = metrics::counting_args(&self.prefix, opts.dry_run, taken);
-                        let base = self.metrics_base(keys.first().copied().unwrap_or_default());
-                        store.take_many_counted(&keys, &base, &args, &self.algorithm, cost, now_us)
-                    }
-                    None => store.take_many(&keys, &self.algorithm, cost, now_us),
-                };
-                let each = each.into_iter().map(|r| r.and_then(|a| self.policy.outcome(&memory::reply(&a))));
-                return conclude.batch(Ok(each.collect()), keys.len());
-            }
-            Backend::Redis(slot) => slot,
-        };
         // Ids the block cache answers need no round trip; the others go in
-        // order (a cached answer changes nothing in Redis).
+        // order (a cached answer changes nothing in Redis). A memory store
+        // is as near as the cache.
+        let memory = matches!(self.backend, Backend::Memory(_));
         let cached: Vec<Option<Outcome>> = keys
             .iter()
-            .map(|key| (opts.block_cache > 0).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten())
+            .map(|key| (opts.block_cache > 0 && !memory).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten())
             .collect();
         let mut answers: Vec<Option<Result<Outcome>>> = cached.into_iter().map(|o| o.map(|o| conclude.one(Ok(o), true))).collect();
-        let keys: Vec<&Vec<u8>> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k).collect();
+        let keys: Vec<&[u8]> = keys.iter().zip(&answers).filter(|(_, a)| a.is_none()).map(|(k, _)| k.as_slice()).collect();
         if keys.is_empty() {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
         let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none() && counted.is_none());
         let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
-        // Counted: on a single server one call counts every decision and
-        // carries what is pending; on a cluster each id's call counts its own
-        // in its slot, and what is pending waits for a single consume.
-        let cluster = slot.is_cluster();
+        // Counted: on a single server (and a memory store) one call counts
+        // every decision and carries what is pending, the counters' base its
+        // last key; on a cluster each id's call counts its own in its slot,
+        // and what is pending waits for a single consume.
+        let cluster = self.backend.is_cluster();
         let taken = counted.filter(|_| !cluster).map(Counters::take_unsent);
-        let counting = counted.map(|_| counted_args(&self.prefix, opts.dry_run, taken.unwrap_or_default(), &self.encoded_args, self.arg_count));
-        let decided: Result<Vec<Result<Outcome>>> = slot
-            .run_many(opts.timeouts, |conn| match (&counting, counter) {
-                (Some((args, count)), _) if cluster => {
+        let counting = counted.map(|_| metrics::counting_args(&self.prefix, opts.dry_run, taken.unwrap_or_default()));
+        let base = counting.as_ref().map(|_| self.metrics_base(keys[0]));
+        let all: Vec<&[u8]> = keys.iter().copied().chain(base.as_deref()).collect();
+        let many = EntryCall {
+            entry: if counting.is_some() { Entry::TakeManyCounted } else { Entry::TakeMany },
+            keys: &all,
+            counting: counting.as_ref().map_or(&[][..], |c| &c[..]),
+            args: &self.args,
+            extra: &extra[..n],
+        };
+        fn ints<E>(all: Vec<std::result::Result<Ints, E>>) -> Vec<std::result::Result<Reply, E>> {
+            all.into_iter().map(|r| r.map(Reply::Ints)).collect()
+        }
+        let decided: Result<Vec<Result<Outcome>>> = match &self.backend {
+            Backend::Memory(store) => store.decide_many(&many).map(ints),
+            Backend::Redis(slot) => slot.run_many(opts.timeouts, |conn| match (&counting, counter) {
+                (Some(counting), _) if cluster => {
                     let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
-                    let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [k.as_slice(), b.as_slice()]).collect();
-                    script::decide_each(conn, Entry::TakeCounted, &calls, args, *count, &extra[..n], opts.server_module)
-                        .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect())
-                }
-                (Some((args, count)), _) => {
-                    script::decide_many_counted(conn, &keys, &self.metrics_base(keys[0]), args, *count, &extra[..n], opts.server_module)
-                        .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect())
+                    let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [*k, b.as_slice()]).collect();
+                    script::decide_each(conn, Entry::TakeCounted, &calls, counting, &self.args, &extra[..n], opts.server_module).map(ints)
                 }
                 (None, Some(window_ms)) => {
                     counter::hit_many(conn, &keys, window_ms, opts.server_module).map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect())
                 }
-                (None, None) => script::decide_many(conn, &keys, &self.encoded_args, self.arg_count, &extra[..n], opts.server_module)
-                    .map(|all| all.into_iter().map(|r| r.map(Reply::Ints)).collect()),
-            })
-            .map(|all| all.into_iter().map(|r| r.and_then(|reply| self.outcome(reply))).collect());
+                _ => script::decide_many(conn, &many, opts.server_module).map(ints),
+            }),
+        }
+        .map(|all| all.into_iter().map(|r| r.and_then(|reply| self.outcome(reply))).collect());
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }

@@ -25,10 +25,6 @@ use super::sensitive::class_entries;
 
 const NOT_CONSTRUCTED: &str = "Failed to retrieve reference to `$this`";
 
-extern "C" {
-    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
-}
-
 type Hook = unsafe extern "C" fn(*mut zend_object);
 type UpdateString = unsafe extern "C" fn(*mut zend_class_entry, *mut zend_object, *const c_char, usize, *const c_char, usize);
 
@@ -133,9 +129,9 @@ unsafe fn message_of(ex: *mut zend_object) -> Option<String> {
 /// # Safety
 /// `ex` is a live exception object.
 unsafe fn set_message(ex: *mut zend_object, text: &str) {
-    // SAFETY: dlsym of an exported engine function, called as PHP's own code does.
+    // SAFETY: an exported engine function found by name, called as PHP's own code does.
     unsafe {
-        let f = dlsym(std::ptr::null_mut(), c"zend_update_property_stringl".as_ptr());
+        let f = super::engine::lookup(c"zend_update_property_stringl");
         if f.is_null() {
             return;
         }

@@ -5,42 +5,15 @@
 //! functions use), so every coercion, deprecation ("Implicit conversion from
 //! float 1.5 to int loses precision", "Passing null to parameter #2 ($cost)
 //! of type int is deprecated") and string form of a float (`precision`) is
-//! exactly PHP's, on every PHP version. The symbols are the PHP binary's own
-//! (`ZEND_API`), resolved when PHP loads the extension.
+//! exactly PHP's, on every PHP version. The engine's symbols: `engine`.
 
 use ext_php_rs::ffi::{zend_string, zval, ZEND_ACC_STRICT_TYPES};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendStr, Zval};
 use ext_php_rs::zend::{ExecuteData, ExecutorGlobals};
 
+use super::engine::{zend_parse_arg_long_weak, zval_get_string_func};
 use crate::error::Invalid;
-
-// Zend/zend_API.h (ZEND_FASTCALL is the plain C convention on 64-bit Linux).
-// Each converts a value that is not already of the type; the caller handles
-// that case (the engine's inline fast path does the same). `_str_weak`
-// converts `arg` in place: the string it gives belongs to `arg`.
-extern "C" {
-    fn zend_parse_arg_long_weak(arg: *mut zval, dest: *mut i64, arg_num: u32) -> bool;
-    /// Zend/zend_operators.h: `(string) $value`, a new reference.
-    fn zval_get_string_func(op: *mut zval) -> *mut zend_string;
-}
-
-// Before PHP 8.6: the value through `dest`, success as the answer.
-#[cfg(not(zend_parse_arg_weak_returns))]
-extern "C" {
-    fn zend_parse_arg_double_weak(arg: *mut zval, dest: *mut f64, arg_num: u32) -> bool;
-    fn zend_parse_arg_bool_weak(arg: *mut zval, dest: *mut bool, arg_num: u32) -> bool;
-    fn zend_parse_arg_str_weak(arg: *mut zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
-}
-
-// PHP 8.6 (build.rs): the value as the answer; a failure is
-// `ZPP_PARSE_BOOL_STATUS_ERROR` (2, of a C enum: an int), NaN, NULL.
-#[cfg(zend_parse_arg_weak_returns)]
-extern "C" {
-    fn zend_parse_arg_double_weak(arg: *mut zval, arg_num: u32) -> f64;
-    fn zend_parse_arg_bool_weak(arg: *mut zval, arg_num: u32) -> std::ffi::c_int;
-    fn zend_parse_arg_str_weak(arg: *mut zval, arg_num: u32) -> *mut zend_string;
-}
 
 /// `zend_parse_arg_double_weak`, `zend_parse_arg_bool_weak` and
 /// `zend_parse_arg_str_weak` in one form on every PHP: the value, or None
@@ -51,6 +24,7 @@ extern "C" {
 /// null's deprecation names that call's parameter); the string given
 /// belongs to `arg` and lives as long as it does.
 mod weak {
+    use super::super::engine::{zend_parse_arg_bool_weak, zend_parse_arg_double_weak, zend_parse_arg_str_weak};
     use super::*;
 
     #[cfg(not(zend_parse_arg_weak_returns))]

@@ -14,17 +14,11 @@ use crate::error::{Error, Kind};
 
 pub const EXCEPTION_CLASS: &str = "RateLimiterException";
 
-extern "C" {
-    fn dlsym(handle: *mut std::ffi::c_void, symbol: *const std::ffi::c_char) -> *mut std::ffi::c_void;
-}
-
 /// SPL's `RuntimeException`. At MINIT the class lookup API is not usable yet,
 /// and `spl_ce_RuntimeException` is not among ext-php-rs's bindings, so the
 /// engine's own global is found by name in the running binary.
 fn runtime_exception() -> &'static ClassEntry {
-    // RTLD_DEFAULT (null on glibc): search the PHP binary and everything it loaded.
-    // SAFETY: dlsym only looks the name up.
-    let global = unsafe { dlsym(std::ptr::null_mut(), c"spl_ce_RuntimeException".as_ptr()) } as *const *const ClassEntry;
+    let global = super::engine::lookup(c"spl_ce_RuntimeException") as *const *const ClassEntry;
     // SAFETY: the symbol is SPL's `zend_class_entry *spl_ce_RuntimeException`, set at its MINIT (before ours).
     let ce = if global.is_null() { std::ptr::null() } else { unsafe { *global } };
     if ce.is_null() {

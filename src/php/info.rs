@@ -9,7 +9,7 @@
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
-use super::zend_api::display_ini_entries;
+use super::engine::display_ini_entries;
 use crate::redis::pool;
 use crate::settings;
 

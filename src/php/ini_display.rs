@@ -3,15 +3,12 @@
 //! `ratelimit.key_prefix`. The settings name these displayers; the engine
 //! calls them.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::c_int;
 
 use ext_php_rs::ffi::{ext_php_rs_sapi_module, zend_ini_entry};
 use ext_php_rs::types::ZendStr;
 
-extern "C" {
-    fn php_html_puts(s: *const c_char, len: usize);
-    fn php_output_write(s: *const c_char, len: usize) -> usize;
-}
+use super::engine::{php_html_puts, php_output_write};
 
 /// Zend/zend_ini.h `ZEND_INI_DISPLAY_ORIG`: show the master value.
 const DISPLAY_ORIG: c_int = 1;

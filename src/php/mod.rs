@@ -8,6 +8,7 @@ pub mod connection;
 pub mod connection_parts;
 pub mod debug_info;
 pub mod dry_run;
+pub mod engine;
 pub mod exceptions;
 pub mod forms;
 pub mod given_numbers;

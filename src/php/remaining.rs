@@ -9,6 +9,8 @@
 //! throws PHP's own readonly `Error`; reads are plain property reads. Unlike a
 //! userland readonly property, the value changes between calls: the stubs say so.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::types::ZendClassObject;
 use ext_php_rs::zend::ClassEntry;
@@ -25,9 +27,26 @@ pub trait Limiter: RegisteredClass {
     fn policy(&self) -> &super::given_numbers::Policy;
 }
 
-/// Declares the property on a limiter class (MINIT).
+/// Where `$remaining` lives in every limiter object, found at MINIT so that a
+/// call writes it without looking its name up. Each limiter class declares it
+/// as its only property, so it has the same offset in all of them, and in any
+/// subclass (a subclass's own properties come after its parent's). `UNKNOWN`
+/// until declared; `BY_NAME` if two classes ever disagree (then each write
+/// looks the name up, as before).
+static OFFSET: AtomicU32 = AtomicU32::new(UNKNOWN);
+const UNKNOWN: u32 = 0;
+const BY_NAME: u32 = u32::MAX;
+
+/// Declares the property on a limiter class (MINIT), and notes where it is.
 pub fn declare(ce: &mut ClassEntry) -> Result<(), String> {
-    zend_api::declare_readonly(ce, NAME, MAY_BE_LONG | MAY_BE_NULL)
+    zend_api::declare_readonly(ce, NAME, MAY_BE_LONG | MAY_BE_NULL)?;
+    let here = zend_api::property_offset(ce, NAME).unwrap_or(BY_NAME);
+    let _ = OFFSET.fetch_update(Ordering::AcqRel, Ordering::Acquire, |known| match known {
+        UNKNOWN => Some(here),
+        same if same == here => None,
+        _ => Some(BY_NAME),
+    });
+    Ok(())
 }
 
 /// Sets `$remaining` to null on the object being constructed; called by each
@@ -49,8 +68,16 @@ pub fn after_call<T: Limiter, R>(object: &mut ZendClassObject<T>, call: impl FnO
 /// Copies the state's remaining count into the object's `$remaining`.
 pub fn publish<T: Limiter>(object: &mut ZendClassObject<T>) {
     let remaining = object.state().remaining();
-    zend_api::write_property(&mut object.std, NAME, |z| match remaining {
+    let value = |z: &mut ext_php_rs::types::Zval| match remaining {
         Some(n) => z.set_long(n),
         None => z.set_null(),
-    });
+    };
+    match OFFSET.load(Ordering::Acquire) {
+        UNKNOWN | BY_NAME => {
+            zend_api::write_property(&mut object.std, NAME, value);
+        }
+        // SAFETY: the offset every limiter class (T is one) declared
+        // `$remaining` at, which a subclass keeps.
+        offset => unsafe { zend_api::write_slot(&mut object.std, offset, value) },
+    }
 }

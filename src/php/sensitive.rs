@@ -7,11 +7,10 @@
 //! PHP's own `zend_add_parameter_attribute()` does, once every class is
 //! registered: from the engine's post-startup callback (`zend_post_startup_cb`),
 //! which runs after all MINITs, before any request and before PHP-FPM forks.
-//! The engine functions are found by name at run time (dlsym), as
-//! `exceptions.rs` does for `spl_ce_RuntimeException`, since they are not among
-//! ext-php-rs's bindings.
+//! The engine's callback slot and function are found by name at run time
+//! (`engine::lookup`), since they are not among ext-php-rs's bindings.
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use ext_php_rs::class::RegisteredClass;
@@ -34,10 +33,6 @@ pub fn class_entries() -> [&'static ClassEntry; 5] {
     ]
 }
 
-extern "C" {
-    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
-}
-
 /// `ZEND_ATTRIBUTE_PERSISTENT`: the attribute lives as long as the internal function.
 const ATTRIBUTE_PERSISTENT: u32 = 1;
 
@@ -52,7 +47,7 @@ pub fn install() {
     // SAFETY: `zend_post_startup_cb` is the engine's global function pointer;
     // MINIT runs single-threaded, before the engine reads it.
     unsafe {
-        let slot = dlsym(std::ptr::null_mut(), c"zend_post_startup_cb".as_ptr()) as *mut Option<PostStartup>;
+        let slot = super::engine::lookup(c"zend_post_startup_cb") as *mut Option<PostStartup>;
         if slot.is_null() {
             return;
         }
@@ -74,11 +69,11 @@ unsafe extern "C" fn post_startup() -> c_int {
 }
 
 fn mark_connection_parameters() {
-    // SAFETY: dlsym of an exported engine function, called with the arguments
+    // SAFETY: an exported engine function found by name, called with the arguments
     // `zend_add_parameter_attribute()` passes for an internal function; the
     // name is a persistent string we made, released once after the loop.
     unsafe {
-        let add = dlsym(std::ptr::null_mut(), c"zend_add_attribute".as_ptr());
+        let add = super::engine::lookup(c"zend_add_attribute");
         if add.is_null() {
             return;
         }

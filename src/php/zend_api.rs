@@ -8,18 +8,18 @@
 //! `ZEND_ACC_PUBLIC | ZEND_ACC_READONLY` at MINIT, values written straight into
 //! the object's property table (`OBJ_PROP`), union types as a type mask (with
 //! a class name, or a list of them) in the method's `zend_internal_arg_info`.
-//! The symbols are the PHP binary's own (`ZEND_API`), resolved when PHP loads
-//! the extension; the prototypes follow PHP 8.2's `Zend/zend_API.h` and
-//! `Zend/zend_ini.h`.
+//! The engine's symbols are declared in `engine`.
 
 use std::ffi::{c_int, CStr};
 
 use ext_php_rs::ffi::{
-    ext_php_rs_executor_globals, zend_class_constant, zend_class_entry, zend_function, zend_hash_str_find, zend_hash_str_find_ptr_lc,
-    zend_module_entry, zend_object, zend_property_info, zend_string, zend_type, zval,
+    ext_php_rs_executor_globals, zend_class_constant, zend_class_entry, zend_function, zend_hash_str_find, zend_hash_str_find_ptr_lc, zend_object,
+    zend_property_info, zend_string, zend_type,
 };
 use ext_php_rs::types::{ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::ClassEntry;
+
+use super::engine::zend_declare_typed_property;
 
 // Zend/zend_type_info.h: one bit per type a value may have.
 pub const MAY_BE_NULL: u32 = 1 << 1;
@@ -45,19 +45,6 @@ pub const ZEND_ACC_PUBLIC: u32 = 1 << 0;
 pub const ZEND_ACC_READONLY: u32 = 1 << 7;
 /// Zend/zend_types.h: a typed property never written since the object was made.
 const IS_PROP_UNINIT: u32 = 1;
-
-extern "C" {
-    fn zend_declare_typed_property(
-        ce: *mut zend_class_entry,
-        name: *mut zend_string,
-        default: *mut zval,
-        access_type: c_int,
-        doc_comment: *mut zend_string,
-        ty: zend_type,
-    ) -> *mut zend_property_info;
-    /// The "Directive / Local Value / Master Value" table of phpinfo().
-    pub fn display_ini_entries(module: *mut zend_module_entry);
-}
 
 /// Declares `public readonly <mask> $name` on a class being registered (MINIT).
 /// No default: the slot starts uninitialized, as PHP requires of a readonly

@@ -11,11 +11,11 @@
 //!
 //! The script runner and the fixed window's pipeline talk to `Conn` through
 //! redis-rs's `ConnectionLike`. The one difference they must know of: a
-//! cluster routes a pipeline by its first command, so a pipeline over keys of
-//! different slots is sent as separate calls there (`is_cluster`). And
-//! redis-rs routes a command it does not know (the server module's) by its
-//! first argument, which for those is the key count: they are sent to the
-//! key's master explicitly (`req_packed_for_key`).
+//! single server takes commands as RESP bytes, a cluster as redis-rs `Cmd`s
+//! (it routes each by its keys), so the script runner sends an entry call to
+//! a cluster as a `Cmd` to its first key's master (`req_command_for_key`),
+//! and a pipeline over keys of different slots as separate calls
+//! (`is_cluster`).
 //!
 //! On a cluster, redis-rs is told never to send a command again itself
 //! (`retries(0)`): it would send one that timed out again on the same node,
@@ -212,16 +212,6 @@ fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: D
     RedisError::from((e.kind(), "cluster", format!("{said}; {place}, still so after {} ms", patience.as_millis())))
 }
 
-/// The first key of a script call (EVAL, EVALSHA, FCALL and their _RO
-/// forms: name, key count, keys…): where the call is routed, and what
-/// `whereabouts` asks about. Other commands are routed by redis-rs, which
-/// knows where their keys are (and sends FUNCTION LOAD to every master).
-fn script_key<'a>(args: &[&'a [u8]]) -> Option<&'a [u8]> {
-    let command = args.first()?.to_ascii_uppercase();
-    let scripted = [&b"EVALSHA"[..], b"EVAL", b"EVALSHA_RO", b"EVAL_RO", b"FCALL", b"FCALL_RO"].contains(&command.as_slice());
-    (scripted && args.get(2)? != b"0").then(|| args.get(3).copied()).flatten()
-}
-
 impl Conn {
     /// A single server's connection, shared by threads or not; what it knows
     /// of its server (`module`, `peeks_by_script`) is the shared one's, which
@@ -260,21 +250,6 @@ impl Conn {
             return Err(RedisError::from((ErrorKind::Parse, "unexpected pipeline reply")));
         }
         Ok(values)
-    }
-
-    /// A packed command whose first key is `key`, sent to that key's master
-    /// (on a single server: sent as is).
-    pub fn req_packed_for_key(&mut self, packed: &[u8], key: &[u8]) -> RedisResult<Value> {
-        match &mut self.link {
-            Link::Single(..) => self.req_packed_command(packed),
-            Link::Cluster(c) => {
-                let mut cmd = Cmd::new();
-                for part in super::resp::parts(packed) {
-                    cmd.arg(part);
-                }
-                c.send(&cmd, Some(key), &self.deadline)
-            }
-        }
     }
 
     /// `cmd` over keys of one slot (their first `key`), sent to that slot's
@@ -353,14 +328,8 @@ impl ConnectionLike for Conn {
     fn req_packed_command(&mut self, cmd: &[u8]) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(mux) => Self::single_call(mux, cmd, 1, &self.deadline).map(|mut v| v.remove(0)),
-            Link::Cluster(c) => {
-                let parts = super::resp::parts(cmd);
-                let mut routed = Cmd::new();
-                for part in &parts {
-                    routed.arg(*part);
-                }
-                c.send(&routed, script_key(&parts), &self.deadline)
-            }
+            // Nothing sends one: a cluster is given commands it can route.
+            Link::Cluster(_) => Err(RedisError::from((ErrorKind::Client, "a cluster connection sends commands, not packed bytes"))),
         }
     }
 
@@ -376,16 +345,10 @@ impl ConnectionLike for Conn {
     fn req_command(&mut self, cmd: &Cmd) -> RedisResult<Value> {
         match &mut self.link {
             Link::Single(..) => self.req_packed_command(&cmd.get_packed_command()),
-            Link::Cluster(c) => {
-                let args: Vec<&[u8]> = cmd
-                    .args_iter()
-                    .filter_map(|a| match a {
-                        ::redis::Arg::Simple(b) => Some(b),
-                        _ => None,
-                    })
-                    .collect();
-                c.send(cmd, script_key(&args), &self.deadline)
-            }
+            // Routed by redis-rs, which knows where a command's keys are (and
+            // sends FUNCTION LOAD to every master); an entry call comes with
+            // its key (`req_command_for_key`).
+            Link::Cluster(c) => c.send(cmd, None, &self.deadline),
         }
     }
 

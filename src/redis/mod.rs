@@ -1,28 +1,36 @@
 //! Everything that talks to Redis: where it is (`target`; a DSN's form:
 //! `dsn`), opening one connection (`open`), the per-process connection pool
-//! (`pool`, bounded by what the PHP layer sets: nothing here reads ini),
-//! commands written as RESP (`resp`), the Lua script runner (`script`), the
-//! text of every algorithm's script (`scripts`) and the fixed window's
-//! scriptless fast path (`counter`); Redis Sentinel targets
-//! (`sentinel_target`) and finding their master (`sentinel`); Redis Cluster's
-//! slots (`cluster_slot`). Under threads a single server's connection is
-//! shared by the process's threads (`mux`, over a socket of its own: `wire`,
-//! over TLS `wire_tls`; `frames` reads its replies).
+//! (`pool`, bounded by what the PHP layer sets: nothing here reads ini), one
+//! connection of any shape (`conn`) and the rule of what may be sent again
+//! (`retry`). One call of an entry point in every form (`entry_call`), the
+//! one decoder of its reply (`reply`), the Lua library's text (`scripts`)
+//! and the runner that calls it or the server module (`script`); the fixed
+//! window's scriptless fast path (`counter`); commands written as RESP
+//! (`resp`). Redis Sentinel targets (`sentinel_target`) and finding their
+//! master (`sentinel`); Redis Cluster's slots (`cluster_slot`). A single
+//! server's connection is our own socket (`wire`, over TLS `wire_tls`), its
+//! replies read by `frames`, shared by a process's threads through `mux`.
 pub mod cluster_slot;
 pub mod conn;
+mod connect;
 pub mod counter;
 pub mod dsn;
+pub mod entry_call;
+mod failure;
 pub mod frames;
+mod lanes;
 pub mod mux;
 pub mod open;
 pub mod pool;
 pub mod redact;
+pub mod reply;
 pub mod resp;
 pub mod retry;
 pub mod script;
 pub mod scripts;
 pub mod sentinel;
 pub mod sentinel_target;
+mod shared;
 pub mod target;
 pub mod tls;
 pub mod wire;

@@ -28,25 +28,6 @@ pub fn bulk_parts(buf: &mut Vec<u8>, parts: &[&[u8]]) {
     buf.extend_from_slice(b"\r\n");
 }
 
-/// The parts of one command this module wrote (`*n` then `$len` bulks),
-/// for a client that takes parts rather than bytes (the cluster's routing).
-pub fn parts(packed: &[u8]) -> Vec<&[u8]> {
-    let mut out = Vec::new();
-    let mut rest = packed;
-    let line = |r: &[u8]| -> Option<(usize, usize)> {
-        let end = r.windows(2).position(|w| w == b"\r\n")?;
-        Some((std::str::from_utf8(&r[1..end]).ok()?.parse().ok()?, end + 2))
-    };
-    let Some((n, skip)) = line(rest).filter(|_| rest.first() == Some(&b'*')) else { return out };
-    rest = &rest[skip..];
-    for _ in 0..n {
-        let Some((len, skip)) = line(rest).filter(|_| rest.first() == Some(&b'$')) else { break };
-        out.push(&rest[skip..skip + len]);
-        rest = &rest[skip + len + 2..];
-    }
-    out
-}
-
 /// An integer part, in decimal as Redis reads it.
 pub fn bulk_int(buf: &mut Vec<u8>, n: i64) {
     let mut digits = [0u8; 20];
@@ -84,29 +65,9 @@ fn int_digits(buf: &mut Vec<u8>, n: i64) {
     buf.extend_from_slice(&tmp[20 - len..]);
 }
 
-/// Several parts, each already a `bulk`: for arguments encoded once and sent on every call.
-pub fn encode_all(parts: &[Vec<u8>]) -> Vec<u8> {
-    let mut buf = Vec::new();
-    for p in parts {
-        bulk(&mut buf, p);
-    }
-    buf
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parts_reads_back_what_was_written() {
-        let mut buf = Vec::new();
-        array(&mut buf, 4);
-        bulk(&mut buf, b"RATELIMIT.TAKE");
-        bulk_int(&mut buf, 1);
-        bulk(&mut buf, b"a\r\n$3\r\n{k}");
-        bulk(&mut buf, b"");
-        assert_eq!(parts(&buf), vec![b"RATELIMIT.TAKE".as_slice(), b"1", b"a\r\n$3\r\n{k}", b""]);
-    }
 
     #[test]
     fn commands_are_resp() {
@@ -123,6 +84,5 @@ mod tests {
         let mut buf = Vec::new();
         bulk_parts(&mut buf, &[b"ratelimit_", b"take"]);
         assert_eq!(buf, b"$14\r\nratelimit_take\r\n");
-        assert_eq!(encode_all(&[b"1".to_vec(), b"".to_vec()]), b"$1\r\n1\r\n$0\r\n\r\n");
     }
 }

@@ -9,26 +9,25 @@
 //! FCALL`) when an FCALL is refused, never read from the wording of the
 //! refusal, which differs between releases; a module command refused the same
 //! way (the module was unloaded) is sent again as Lua, in the same call. Both
-//! take the same arguments and reply the same bytes. The command is written
-//! into a buffer reused across calls, with the policy's fixed arguments
-//! already encoded: one write, one read.
+//! take the same arguments and reply the same bytes. A call is spelled
+//! (`entry_call`) into a buffer reused across calls: one write, one read; on
+//! a cluster, into the command redis-rs sends to the key's master.
 //! A peek that finds no library on a read-only replica (its master has not
 //! loaded it yet, or it only ever decides through the server module) does
 //! not load it, since FUNCTION LOAD is a write a replica refuses: asked with
 //! ROLE, a replica's connection sends its peeks as the script form with
 //! EVALSHA_RO instead (SCRIPT LOAD, which a replica takes, on NOSCRIPT),
 //! read-only as FCALL_RO is. A master loads the library, as for any call.
-//! Replies are packed doubles (`lua/entries.lua`), decoded here into `Ints`.
-//! The readers of replies are public for the fuzz target that feeds them
-//! any reply (fuzz/fuzz_targets/resp_replies.rs).
+//! Replies are packed doubles (`lua/entries.lua`), decoded by `reply`.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
+use ::redis::{Cmd, ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
 use super::conn::{as_result, Conn};
-use super::resp;
+use super::entry_call::{EntryCall, Form};
+use super::reply::{count_and_ttl, functions_in, is_master_in, module_in, Ints};
 use super::scripts::{Entry, LIBRARY};
 
 /// Set once a server said it has no FCALL (Redis < 7): from then on
@@ -36,96 +35,6 @@ use super::scripts::{Entry, LIBRARY};
 /// so a fleet mixing Redis 6 and 7 behind one process pays EVALSHA on both;
 /// the answers are the same either way.
 static SCRIPTS_ONLY: AtomicBool = AtomicBool::new(false);
-
-/// One answer: at most 5 integers (see `limiter::Outcome::from_reply`
-/// and `lua/entries.lua`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Ints {
-    vals: [i64; 5],
-    len: usize,
-}
-
-impl Ints {
-    pub fn as_slice(&self) -> &[i64] {
-        &self.vals[..self.len]
-    }
-
-    /// Little-endian doubles, each an integer below 2^53 (exact).
-    fn from_doubles(bytes: &[u8]) -> Option<Ints> {
-        if !bytes.len().is_multiple_of(8) || bytes.len() > 40 {
-            return None;
-        }
-        let mut out = Ints { len: bytes.len() / 8, ..Ints::default() };
-        for (slot, chunk) in out.vals.iter_mut().zip(bytes.chunks_exact(8)) {
-            let x = f64::from_le_bytes(chunk.try_into().ok()?);
-            if !x.is_finite() || x.fract() != 0.0 {
-                return None;
-            }
-            *slot = x as i64;
-        }
-        Some(out)
-    }
-
-    /// An answer (take, peek, a compound's: up to 5 doubles) from its reply.
-    pub fn from_value(v: Value) -> RedisResult<Ints> {
-        let bytes = reply_bytes(v)?;
-        Ints::from_doubles(&bytes).ok_or_else(|| unexpected(&Value::BulkString(bytes)))
-    }
-
-    /// The reply of `take_many` for `n` keys: per key 4 doubles
-    /// {remaining, reset, retry, delay}, then the error texts of the keys
-    /// whose record is {-1, text length, 0, 0}.
-    pub fn many_from_value(v: Value, n: usize) -> RedisResult<Vec<RedisResult<Ints>>> {
-        let bytes = reply_bytes(v)?;
-        if bytes.len() < 32 * n {
-            return Err(unexpected(&Value::BulkString(bytes)));
-        }
-        let (records, mut texts) = bytes.split_at(32 * n);
-        let mut out = Vec::with_capacity(n);
-        for record in records.chunks_exact(32) {
-            let ints = Ints::from_doubles(record).ok_or_else(|| unexpected(&Value::BulkString(record.to_vec())))?;
-            let answer = match *ints.as_slice() {
-                [-1, len, 0, 0] => {
-                    let len = usize::try_from(len).ok().filter(|&l| l <= texts.len()).ok_or_else(|| unexpected(&Value::BulkString(bytes.clone())))?;
-                    let (text, rest) = texts.split_at(len);
-                    texts = rest;
-                    Err(error_reply(text))
-                }
-                [remaining, reset, 0, 0] => Ok(Ints { vals: [remaining, reset, 0, 0, 0], len: 2 }),
-                [remaining, reset, 0, delay] => Ok(Ints { vals: [remaining, reset, 0, delay, 0], len: 4 }),
-                [remaining, reset, retry, _] => Ok(Ints { vals: [remaining, reset, retry, 0, 0], len: 3 }),
-                _ => unreachable!("four doubles make four integers"),
-            };
-            out.push(answer);
-        }
-        Ok(out)
-    }
-}
-
-/// The bulk string every entry of the library replies with, or the error reply.
-fn reply_bytes(v: Value) -> RedisResult<Vec<u8>> {
-    match v {
-        Value::BulkString(bytes) => Ok(bytes),
-        Value::ServerError(e) => Err(e.into()),
-        other => Err(unexpected(&other)),
-    }
-}
-
-/// An error reply Redis would have sent for `text` ("ERR …"), as redis-rs reads one.
-fn error_reply(text: &[u8]) -> RedisError {
-    let mut wire = Vec::with_capacity(text.len() + 3);
-    wire.push(b'-');
-    wire.extend(text.iter().map(|&b| if b == b'\r' || b == b'\n' { b' ' } else { b }));
-    wire.extend_from_slice(b"\r\n");
-    match ::redis::parse_redis_value(&wire) {
-        Ok(Value::ServerError(e)) => e.into(),
-        _ => RedisError::from((ErrorKind::Server(ServerErrorKind::ResponseError), "script error", String::from_utf8_lossy(text).into_owned())),
-    }
-}
-
-fn unexpected(v: &Value) -> RedisError {
-    RedisError::from((ErrorKind::Parse, "unexpected script reply", format!("{v:?}")))
-}
 
 /// What a failed call needs before it is sent again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,24 +86,6 @@ fn has_module(conn: &mut Conn) -> RedisResult<bool> {
     module_in(conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?)
 }
 
-/// `has_module`'s reading of every master's `COMMAND INFO` reply.
-pub fn module_in(replies: Vec<Value>) -> RedisResult<bool> {
-    let mut any = false;
-    for reply in replies {
-        match reply {
-            Value::Array(entries) => {
-                if entries.iter().any(|e| matches!(e, Value::Nil)) {
-                    return Ok(false);
-                }
-                any |= !entries.is_empty();
-            }
-            Value::Nil => return Ok(false),
-            other => return Err(unexpected(&other)),
-        }
-    }
-    Ok(any)
-}
-
 /// Whether calls on `conn` go to the module's commands: only when `allowed`
 /// (`ratelimit.server_module = auto`) and the server has them (on a cluster,
 /// every master), asked once per connection. A master that lacks them later
@@ -225,21 +116,10 @@ fn has_functions(conn: &mut Conn) -> RedisResult<bool> {
     functions_in(::redis::cmd("COMMAND").arg("INFO").arg("FCALL").query::<Value>(conn)?)
 }
 
-/// `has_functions`'s reading of the reply.
-pub fn functions_in(reply: Value) -> RedisResult<bool> {
-    match reply {
-        Value::Array(entries) => Ok(entries.first().is_some_and(|e| !matches!(e, Value::Nil))),
-        other => Err(unexpected(&other)),
-    }
-}
-
 /// Is the server a master? (ROLE: "master", or "slave" for a replica.) A
 /// cluster connection's calls all go to masters.
 fn is_master(conn: &mut Conn) -> RedisResult<bool> {
-    match ::redis::cmd("ROLE").query::<Value>(conn)? {
-        Value::Array(parts) => Ok(matches!(parts.first(), Some(Value::BulkString(role)) if role == b"master")),
-        other => Err(unexpected(&other)),
-    }
+    is_master_in(::redis::cmd("ROLE").query::<Value>(conn)?)
 }
 
 /// Applies `fix` for the call that failed with `e`; `e` itself when the fix
@@ -285,167 +165,105 @@ thread_local! {
     static COMMAND: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `FCALL <prefix><entry> <n> <keys…> <args> <extra…>`, in the script form
-/// `EVALSHA <sha> <n> <keys…> <entry> <args> <extra…>`, with `module` the
-/// module's `RATELIMIT.<ENTRY> <n> <keys…> <args> <extra…>`. `args` holds
-/// `arg_count` arguments already in RESP (`resp::encode_all`), `extra` the
-/// per-call integers (cost, and a test's clock). `peek_by_script`: a peek in
-/// the script form with EVALSHA_RO (`Fix::PeekWithoutLibrary` on a replica).
-#[allow(clippy::too_many_arguments)]
-fn encode<K: AsRef<[u8]>>(
-    buf: &mut Vec<u8>,
-    entry: Entry,
-    keys: &[K],
-    args: &[u8],
-    arg_count: usize,
-    extra: &[i64],
-    module: bool,
-    peek_by_script: bool,
-) {
+/// How a call on `conn` is spelled: `module` when the server module's
+/// command decides (`uses_module`); else FCALL, or the script form where
+/// the server has no functions (`SCRIPTS_ONLY`) and for a peek on a replica
+/// without the library (`Conn::peeks_by_script`; Redis 6 has no EVALSHA_RO,
+/// so such a peek is on a Redis 7+ or Valkey).
+fn form(conn: &Conn, entry: Entry, module: bool) -> Form {
+    let scripts_only = SCRIPTS_ONLY.load(Ordering::Relaxed);
+    let read_only_script = conn.peeks_by_script && !entry.writes();
     if module {
-        resp::array(buf, 2 + keys.len() + arg_count + extra.len());
-        resp::bulk(buf, entry.name().as_bytes());
-        resp::bulk_int(buf, keys.len() as i64);
-        for key in keys {
-            resp::bulk(buf, key.as_ref());
-        }
-        buf.extend_from_slice(args);
-        for &n in extra {
-            resp::bulk_int(buf, n);
-        }
-        return;
-    }
-    let read_only_script = peek_by_script && !entry.writes();
-    let scripts = read_only_script || SCRIPTS_ONLY.load(Ordering::Relaxed);
-    resp::array(buf, 3 + keys.len() + scripts as usize + arg_count + extra.len());
-    let name = entry.entry().as_bytes();
-    if scripts {
-        // Redis 6 has no EVALSHA_RO; a peek that found no library is on a Redis 7+ or Valkey.
-        resp::bulk(buf, if read_only_script && !SCRIPTS_ONLY.load(Ordering::Relaxed) { b"EVALSHA_RO".as_slice() } else { b"EVALSHA".as_slice() });
-        resp::bulk(buf, LIBRARY.script_sha.as_bytes());
+        Form::Module
+    } else if read_only_script && !scripts_only {
+        Form::ReadOnlyScript
+    } else if read_only_script || scripts_only {
+        Form::Script
     } else {
-        // A peek's function is flagged no-writes: FCALL_RO runs it on a read-only replica too.
-        resp::bulk(buf, if entry.writes() { b"FCALL".as_slice() } else { b"FCALL_RO".as_slice() });
-        resp::bulk_parts(buf, &[LIBRARY.function_prefix.as_bytes(), name]);
-    }
-    resp::bulk_int(buf, keys.len() as i64);
-    for key in keys {
-        resp::bulk(buf, key.as_ref());
-    }
-    if scripts {
-        resp::bulk(buf, name);
-    }
-    buf.extend_from_slice(args);
-    for &n in extra {
-        resp::bulk_int(buf, n);
+        Form::Function
     }
 }
 
-/// One call of `entry` over `keys`; the raw reply. `module`: the module's
-/// command may decide (`uses_module`).
-fn call<K: AsRef<[u8]>>(conn: &mut Conn, entry: Entry, keys: &[K], args: &[u8], arg_count: usize, extra: &[i64], module: bool) -> RedisResult<Value> {
+/// `c` spelled in `form` and sent: on a single server as RESP, on a cluster
+/// as the command sent to its first key's master (redis-rs would route a
+/// module command by its first argument, the key count).
+fn send<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, form: Form) -> RedisResult<Value> {
+    if conn.is_cluster() {
+        let mut cmd = Cmd::new();
+        c.spell(form, &mut cmd);
+        let key = c.keys.first().map(AsRef::as_ref).unwrap_or_default();
+        return conn.req_command_for_key(&cmd, key);
+    }
+    COMMAND.with_borrow_mut(|buf| {
+        buf.clear();
+        c.spell(form, buf);
+        conn.req_packed_command(buf)
+    })
+}
+
+/// One call; the raw reply. `module`: the module's command may decide
+/// (`uses_module`).
+fn call<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -> RedisResult<Value> {
     let mut applied = Applied::default();
     let module = module && uses_module(conn, true)?;
-    COMMAND.with_borrow_mut(|buf| loop {
-        buf.clear();
+    loop {
         let module = module && conn.module == Some(true);
-        encode(buf, entry, keys, args, arg_count, extra, module, conn.peeks_by_script);
-        let sent = match keys.first() {
-            Some(key) if module => conn.req_packed_for_key(buf, key.as_ref()),
-            _ => conn.req_packed_command(buf),
-        };
-        match as_result(sent) {
-            Err(e) => match fix_for(&e, module, entry.writes()) {
+        match as_result(send(conn, c, form(conn, c.entry, module))) {
+            Err(e) => match fix_for(&e, module, c.entry.writes()) {
                 Some(fix) if applied.first_time(fix) => apply(conn, fix, e)?,
                 _ => return Err(e),
             },
             ok => return ok,
         }
-    })
-}
-
-/// One decision (`Entry::Take`, `Peek`, `Compound`, `CompoundPeek`) over `keys`.
-pub fn decide<K: AsRef<[u8]>>(
-    conn: &mut Conn,
-    entry: Entry,
-    keys: &[K],
-    args: &[u8],
-    arg_count: usize,
-    extra: &[i64],
-    module: bool,
-) -> RedisResult<Ints> {
-    call(conn, entry, keys, args, arg_count, extra, module).and_then(Ints::from_value)
-}
-
-/// `Entry::TakeMany`: one decision per key, in order, in one call; each
-/// answer stands alone (a key holding a foreign value fails only its own).
-/// On a cluster, where the keys of one call must share a slot, each key is
-/// its own `Take`, one after another.
-pub fn decide_many<K: AsRef<[u8]>>(
-    conn: &mut Conn,
-    keys: &[K],
-    args: &[u8],
-    arg_count: usize,
-    extra: &[i64],
-    module: bool,
-) -> RedisResult<Vec<RedisResult<Ints>>> {
-    if conn.is_cluster() {
-        let one_each: Vec<[&[u8]; 1]> = keys.iter().map(|k| [k.as_ref()]).collect();
-        return decide_each(conn, Entry::Take, &one_each, args, arg_count, extra, module);
     }
-    call(conn, Entry::TakeMany, keys, args, arg_count, extra, module).and_then(|v| Ints::many_from_value(v, keys.len()))
 }
 
-/// `Entry::TakeManyCounted` on a single server: `decide_many`, the decisions
-/// counted in the same call under `base` (`ratelimit.metrics = redis`,
-/// `lua/metrics.lua`); `args` start with the three counting arguments.
-pub fn decide_many_counted<K: AsRef<[u8]>>(
-    conn: &mut Conn,
-    keys: &[K],
-    base: &[u8],
-    args: &[u8],
-    arg_count: usize,
-    extra: &[i64],
-    module: bool,
-) -> RedisResult<Vec<RedisResult<Ints>>> {
-    let mut all: Vec<&[u8]> = keys.iter().map(AsRef::as_ref).collect();
-    all.push(base);
-    call(conn, Entry::TakeManyCounted, &all, args, arg_count, extra, module).and_then(|v| Ints::many_from_value(v, keys.len()))
+/// One decision (`Entry::Take`, `Peek`, `Compound`, `CompoundPeek` and the counted ones).
+pub fn decide<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -> RedisResult<Ints> {
+    call(conn, c, module).and_then(Ints::from_value)
+}
+
+/// `Entry::TakeMany` (or `TakeManyCounted`, its last key the counters'
+/// base): one decision per key, in order, in one call; each answer stands
+/// alone (a key holding a foreign value fails only its own). On a cluster,
+/// where the keys of one call must share a slot, each key of an uncounted
+/// call is its own `Take`, one after another.
+pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -> RedisResult<Vec<RedisResult<Ints>>> {
+    if conn.is_cluster() && c.entry == Entry::TakeMany {
+        let one_each: Vec<[&[u8]; 1]> = c.keys.iter().map(|k| [k.as_ref()]).collect();
+        return decide_each(conn, Entry::Take, &one_each, c.counting, c.args, c.extra, module);
+    }
+    let n = c.keys.len() - usize::from(c.entry.counted());
+    call(conn, c, module).and_then(|v| Ints::many_from_value(v, n))
 }
 
 /// `Entry::HitMany` on a single server: a fixed window's cost-1 hit per key
 /// (`counter::hit_many`), in order, in one call; per key (the count including
 /// the hit, ms left in the window), each standing alone as in `decide_many`.
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    let records = call(conn, Entry::HitMany, keys, &[], 0, &[window_ms], module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
+    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &[], extra: &[window_ms] };
+    let records = call(conn, &c, module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
     Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
 }
 
-/// A `hit_many` record, {ms left, count, 0, 0}, read as `take_many`'s are.
-pub fn count_and_ttl(ints: Ints) -> RedisResult<(i64, i64)> {
-    match *ints.as_slice() {
-        [ttl, count] => Ok((count, ttl)),
-        _ => Err(unexpected(&Value::Int(ints.as_slice().len() as i64))),
-    }
-}
-
-/// One `entry` decision per call (each its own keys), in order, pipelined in
-/// one round trip on a single server, one by one on a cluster (a cluster sends
-/// a pipeline to the node of its first key). Each reply stands alone. Calls
-/// refused before running (library missing) are sent again once it is there.
+/// One `entry` decision per call (each its own keys, the same arguments),
+/// in order, pipelined in one round trip on a single server, one by one on a
+/// cluster (a cluster sends a pipeline to the node of its first key). Each
+/// reply stands alone. Calls refused before running (library missing) are
+/// sent again once it is there.
 pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     conn: &mut Conn,
     entry: Entry,
     calls: &[L],
-    args: &[u8],
-    arg_count: usize,
+    counting: &[Vec<u8>],
+    args: &[Vec<u8>],
     extra: &[i64],
     module: bool,
 ) -> RedisResult<Vec<RedisResult<Ints>>> {
     if conn.is_cluster() {
         let mut out = Vec::with_capacity(calls.len());
-        for call in calls {
-            match decide(conn, entry, call.as_ref(), args, arg_count, extra, module) {
+        for keys in calls {
+            match decide(conn, &EntryCall { entry, keys: keys.as_ref(), counting, args, extra }, module) {
                 // The connection is lost: the whole batch fails, and the pool drops it.
                 Err(e) if super::conn::is_broken(&e) => return Err(e),
                 one => out.push(one),
@@ -459,10 +277,11 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     while out.len() < calls.len() {
         let rest = &calls[out.len()..];
         let module = allowed && conn.module == Some(true);
+        let form = form(conn, entry, module);
         let replies = COMMAND.with_borrow_mut(|buf| {
             buf.clear();
-            for call in rest {
-                encode(buf, entry, call.as_ref(), args, arg_count, extra, module, conn.peeks_by_script);
+            for keys in rest {
+                EntryCall { entry, keys: keys.as_ref(), counting, args, extra }.spell(form, buf);
             }
             conn.req_packed_commands(buf, 0, rest.len())
         })?;
@@ -497,42 +316,6 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn doubles(xs: &[f64]) -> Vec<u8> {
-        xs.iter().flat_map(|x| x.to_le_bytes()).collect()
-    }
-
-    #[test]
-    fn answers_are_packed_doubles() {
-        let ints = Ints::from_value(Value::BulkString(doubles(&[3.0, 1_000_000.0, 9_007_199_254_740_991.0]))).unwrap();
-        assert_eq!(ints.as_slice(), &[3, 1_000_000, 9_007_199_254_740_991]);
-        assert!(Ints::from_value(Value::BulkString(doubles(&[0.5]))).is_err());
-        assert!(Ints::from_value(Value::BulkString(vec![0; 7])).is_err());
-        assert!(Ints::from_value(Value::BulkString(doubles(&[1.0; 6]))).is_err());
-        assert!(Ints::from_value(Value::Int(1)).is_err());
-    }
-
-    #[test]
-    fn many_answers_are_records_then_error_texts() {
-        let mut reply = doubles(&[4.0, 10.0, 0.0, 0.0, -1.0, 13.0, 0.0, 0.0, 0.0, 10.0, 7.0, 0.0, 2.0, 5.0, 0.0, 9.0]);
-        reply.extend_from_slice(b"ERR ratelimit");
-        let out = Ints::many_from_value(Value::BulkString(reply), 4).unwrap();
-        assert_eq!(out[0].as_ref().unwrap().as_slice(), &[4, 10]);
-        assert!(out[1].as_ref().unwrap_err().to_string().contains("ratelimit"));
-        assert_eq!(out[2].as_ref().unwrap().as_slice(), &[0, 10, 7]);
-        assert_eq!(out[3].as_ref().unwrap().as_slice(), &[2, 5, 0, 9]);
-        assert!(Ints::many_from_value(Value::BulkString(doubles(&[1.0; 4])), 2).is_err());
-    }
-
-    #[test]
-    fn hits_are_records_with_the_time_left_first() {
-        let mut reply = doubles(&[60_000.0, 1.0, 0.0, 0.0, -1.0, 9.0, 0.0, 0.0, 59_000.0, -1.0, 0.0, 0.0]);
-        reply.extend_from_slice(b"WRONGTYPE");
-        let out: Vec<_> = Ints::many_from_value(Value::BulkString(reply), 3).unwrap().into_iter().map(|r| r.and_then(count_and_ttl)).collect();
-        assert_eq!(*out[0].as_ref().unwrap(), (1, 60_000));
-        assert!(out[1].as_ref().unwrap_err().to_string().contains("WRONGTYPE"));
-        assert_eq!(*out[2].as_ref().unwrap(), (-1, 59_000), "a foreign counter may count -1: not an error record");
-    }
 
     #[test]
     fn fixes_are_told_by_the_error() {

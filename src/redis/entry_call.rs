@@ -1,0 +1,224 @@
+//! One call of an entry point (`scripts::Entry`: take, peek, take_many, a
+//! compound…) in the one form every executor reads: its keys, its arguments
+//! (a counted call's counting ones, then the policy's algorithm name and
+//! arguments) and its per-call integers (the cost, a test's clock). It is
+//! spelled (`spell`) as the server module's command, as the Lua library's
+//! FCALL or as its script form's EVALSHA, into whatever takes the words: RESP
+//! for a single server's socket, a redis-rs `Cmd` for a cluster node, the
+//! argument list `ratelimit_core::command` reads for a `memory://` store. So
+//! a call is never written as bytes and parsed back into words.
+
+use super::scripts::{Entry, LIBRARY};
+
+/// One call of `entry` over `keys`.
+pub struct EntryCall<'a, K> {
+    pub entry: Entry,
+    pub keys: &'a [K],
+    /// A counted entry's counting arguments (`metrics::counting_args`); else none.
+    pub counting: &'a [Vec<u8>],
+    /// The policy's algorithm name and arguments (for a compound, every
+    /// member's in order; none for `HitMany`).
+    pub args: &'a [Vec<u8>],
+    /// The cost, then a test's clock when there is one (`HitMany`: its window).
+    pub extra: &'a [i64],
+}
+
+/// How a call is spelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// `RATELIMIT.<ENTRY> n key… arg… int…`: the server module's command.
+    Module,
+    /// `FCALL <prefix><entry> n key… arg… int…` (FCALL_RO for a peek).
+    Function,
+    /// `EVALSHA <sha> n key… <entry> arg… int…`: the script form (Redis 6).
+    Script,
+    /// `EVALSHA_RO`: a peek in the script form, on a replica without the
+    /// function library (Redis 7 and later only).
+    ReadOnlyScript,
+}
+
+/// Whatever takes a call's words, one by one.
+pub trait Words {
+    /// How many words follow (RESP says so first).
+    fn count(&mut self, _n: usize) {}
+    fn word(&mut self, w: &[u8]);
+    fn int(&mut self, n: i64);
+    /// One word made of `a` then `b`.
+    fn joined(&mut self, a: &[u8], b: &[u8]);
+}
+
+impl<K: AsRef<[u8]>> EntryCall<'_, K> {
+    fn arguments(&self) -> impl Iterator<Item = &[u8]> {
+        self.counting.iter().chain(self.args).map(Vec::as_slice)
+    }
+
+    /// The call in `form`, into `out`.
+    pub fn spell(&self, form: Form, out: &mut impl Words) {
+        let scripted = matches!(form, Form::Script | Form::ReadOnlyScript);
+        let n = 2 + self.keys.len() + self.counting.len() + self.args.len() + self.extra.len();
+        out.count(n + usize::from(form != Form::Module) + usize::from(scripted));
+        let name = self.entry.entry().as_bytes();
+        match form {
+            Form::Module => out.word(self.entry.name().as_bytes()),
+            // A peek's function is flagged no-writes: FCALL_RO runs it on a read-only replica too.
+            Form::Function => {
+                out.word(if self.entry.writes() { b"FCALL" } else { b"FCALL_RO" });
+                out.joined(LIBRARY.function_prefix.as_bytes(), name);
+            }
+            Form::Script | Form::ReadOnlyScript => {
+                out.word(if form == Form::ReadOnlyScript { b"EVALSHA_RO" } else { b"EVALSHA" });
+                out.word(LIBRARY.script_sha.as_bytes());
+            }
+        }
+        out.int(self.keys.len() as i64);
+        for key in self.keys {
+            out.word(key.as_ref());
+        }
+        if scripted {
+            out.word(name);
+        }
+        for arg in self.arguments() {
+            out.word(arg);
+        }
+        for &n in self.extra {
+            out.int(n);
+        }
+    }
+}
+
+/// RESP, for a socket.
+impl Words for Vec<u8> {
+    fn count(&mut self, n: usize) {
+        super::resp::array(self, n);
+    }
+    fn word(&mut self, w: &[u8]) {
+        super::resp::bulk(self, w);
+    }
+    fn int(&mut self, n: i64) {
+        super::resp::bulk_int(self, n);
+    }
+    fn joined(&mut self, a: &[u8], b: &[u8]) {
+        super::resp::bulk_parts(self, &[a, b]);
+    }
+}
+
+/// A redis-rs command, for a cluster node.
+impl Words for ::redis::Cmd {
+    fn word(&mut self, w: &[u8]) {
+        self.arg(w);
+    }
+    fn int(&mut self, n: i64) {
+        self.arg(n);
+    }
+    fn joined(&mut self, a: &[u8], b: &[u8]) {
+        self.arg([a, b].concat());
+    }
+}
+
+/// Words back to back in one buffer, for `ratelimit_core::command::parse` (a
+/// `memory://` store): reused across calls, so spelling a call allocates nothing.
+#[derive(Default)]
+pub struct Flat {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Flat {
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+
+    /// The words, in order.
+    pub fn words(&self) -> Vec<&[u8]> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let w = &self.bytes[start..end];
+                start = end;
+                w
+            })
+            .collect()
+    }
+}
+
+impl Words for Flat {
+    fn word(&mut self, w: &[u8]) {
+        self.bytes.extend_from_slice(w);
+        self.ends.push(self.bytes.len());
+    }
+    fn int(&mut self, n: i64) {
+        use std::io::Write;
+        let _ = write!(self.bytes, "{n}");
+        self.ends.push(self.bytes.len());
+    }
+    fn joined(&mut self, a: &[u8], b: &[u8]) {
+        self.bytes.extend_from_slice(a);
+        self.word(b);
+    }
+}
+
+/// Owned words (tests).
+#[cfg(test)]
+impl Words for Vec<Vec<u8>> {
+    fn word(&mut self, w: &[u8]) {
+        self.push(w.to_vec());
+    }
+    fn int(&mut self, n: i64) {
+        self.push(n.to_string().into_bytes());
+    }
+    fn joined(&mut self, a: &[u8], b: &[u8]) {
+        self.push([a, b].concat());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call<'a>(entry: Entry, keys: &'a [&'a [u8]], counting: &'a [Vec<u8>], args: &'a [Vec<u8>]) -> EntryCall<'a, &'a [u8]> {
+        EntryCall { entry, keys, counting, args, extra: &[3, -7] }
+    }
+
+    #[test]
+    fn every_form_has_the_same_words_after_the_name() {
+        let args = [b"gcra".to_vec(), b"200000".to_vec()];
+        let c = call(Entry::Take, &[b"k{1}"], &[], &args);
+        let mut words: Vec<Vec<u8>> = Vec::new();
+        c.spell(Form::Module, &mut words);
+        assert_eq!(words, [&b"ratelimit.take"[..], b"1", b"k{1}", b"gcra", b"200000", b"3", b"-7"].map(<[u8]>::to_vec));
+        let mut flat = Flat::default();
+        c.spell(Form::Module, &mut flat);
+        assert_eq!(flat.words(), words.iter().map(Vec::as_slice).collect::<Vec<_>>(), "one buffer, the same words");
+        flat.clear();
+        c.spell(Form::Function, &mut flat);
+        assert_eq!(flat.words()[1], format!("{}take", LIBRARY.function_prefix).as_bytes());
+        let mut fcall: Vec<Vec<u8>> = Vec::new();
+        c.spell(Form::Function, &mut fcall);
+        assert_eq!(fcall[0], b"FCALL");
+        assert_eq!(fcall[1], format!("{}take", LIBRARY.function_prefix).into_bytes());
+        assert_eq!(fcall[2..], words[1..]);
+        let mut script: Vec<Vec<u8>> = Vec::new();
+        c.spell(Form::Script, &mut script);
+        assert_eq!(script[..2], [b"EVALSHA".to_vec(), LIBRARY.script_sha.clone().into_bytes()]);
+        assert_eq!(script[4], b"take", "the entry's name after the keys");
+        assert_eq!(script[5..], words[3..]);
+    }
+
+    #[test]
+    fn resp_says_how_many_words_follow() {
+        let counting = [b"c".to_vec(), b"0".to_vec(), b"".to_vec()];
+        let args = [b"fixed_window".to_vec()];
+        let c = call(Entry::Peek, &[b"a", b"b"], &counting, &args);
+        for form in [Form::Module, Form::Function, Form::Script, Form::ReadOnlyScript] {
+            let (mut resp, mut words): (Vec<u8>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
+            c.spell(form, &mut resp);
+            c.spell(form, &mut words);
+            assert!(resp.starts_with(format!("*{}\r\n", words.len()).as_bytes()), "{form:?}");
+            if form == Form::Function {
+                assert_eq!(words[0], b"FCALL_RO", "a peek is read-only");
+            }
+        }
+    }
+}
