@@ -124,10 +124,10 @@ deb: $(SO) $(MODULE_SO) ## Debian packages: dist/php<X.Y>-ratelimit_<version>_<a
 	scripts/build-deb.bash "$(SO)" "$(PHP_CONFIG)"
 	scripts/build-module-deb.bash "$(MODULE_SO)"
 
-dist: ## prebuilt binaries in dist/ for users without a Rust toolchain, built in a Debian 12 root (its glibc the floor): an archive per PHP named and laid out for PIE (8.2 NTS, 8.4 NTS and ZTS, 8.5 and 8.6 NTS; DIST_PHPS="8.4-nts 8.4-zts" to pick) with a manifest.json, the server module's, the .debs of Debian 12's php8.2 and 13's php8.4, SHA256SUMS; needs root
+dist: ## prebuilt binaries in dist/ for users without a Rust toolchain, built in a Debian 12 root (its glibc the floor): an archive per PHP named and laid out for PIE (8.2 and 8.4 NTS and ZTS, 8.5 and 8.6 NTS; DIST_PHPS="8.4-nts 8.4-zts" to pick) with a manifest.json, the server module's, the .debs of Debian 12's php8.2 and 13's php8.4, SHA256SUMS; needs root
 	scripts/dist.bash $(DIST_PHPS)
 
-check-dist: ## install make dist's files where no toolchain is (Debian 12, 13, sid and experimental's 8.5 and 8.6 in roots without cargo, clang, php-dev: the .debs, the archives in Debian's PHP and in the official images' /usr/local PHP, NTS and ZTS), php-fpm, the phpt suite against them, a wrong archive refused; DIST_CHECKS="…" to pick; needs root
+check-dist: ## install make dist's files where no toolchain is (Debian 12, 13, sid and experimental's 8.5 and 8.6 in roots without cargo, clang, php-dev: the .debs, the archives in Debian's PHP and in the official images' /usr/local PHP: 8.4 NTS and ZTS, 8.2 ZTS), php-fpm, the phpt suite against them, a wrong archive refused; DIST_CHECKS="…" to pick; needs root
 	scripts/check-dist.bash $(DIST_CHECKS)
 
 stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension

@@ -31,6 +31,17 @@
 //! two different PHPs would give bindings of one and flags of the other, so
 //! that is an error that says which two were found. (Only options every
 //! php-config has: Debian's also knows `--phpapi`, PHP's own does not.)
+//!
+//! And what `php --ri ratelimit` says of the build (src/php/info.rs), as
+//! `RL_BUILT_*` variables of the compilation, so that every .so names what
+//! it is: the PHP it was built for (version, PHP API, NTS/ZTS, debug), the
+//! target (arch-os-libc, as PIE names its pre-packaged binaries), the glibc
+//! it was linked against (it needs none newer), where it was built
+//! (`RATELIMIT_BUILD_ORIGIN`, which make dist sets, else a source build; and
+//! the build system's name) and the commit (`RATELIMIT_COMMIT`, which make
+//! dist gives its copy of the checkout, else the checkout's `git` HEAD, `+`
+//! when the tree differed from it, else "unknown").
+use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context};
@@ -80,5 +91,76 @@ fn main() -> anyhow::Result<()> {
             println!("cargo:rustc-cfg={flag}");
         }
     }
+    emit_build_identity(&info)?;
     Ok(())
+}
+
+/// The `RL_BUILT_*` variables src/php/info.rs shows (see the top of this file).
+fn emit_build_identity(info: &PHPInfo) -> anyhow::Result<()> {
+    let built = |name: &str, value: &str| println!("cargo:rustc-env=RL_BUILT_{name}={value}");
+    built("PHP_VERSION", info.version()?);
+    built("PHP_API", &info.zend_version()?.to_string());
+    built("PHP_TS", if info.thread_safety()? { "ZTS" } else { "NTS" });
+    built("PHP_DEBUG", if info.debug()? { "debug" } else { "non-debug" });
+
+    let cfg = |key: &str| std::env::var(format!("CARGO_CFG_TARGET_{key}")).unwrap_or_default();
+    let (arch, os, env) = (cfg("ARCH"), cfg("OS"), cfg("ENV"));
+    let libc = match env.as_str() {
+        "gnu" => "glibc",
+        "" => "unknown",
+        other => other,
+    };
+    built("TARGET", &format!("{arch}-{os}-{libc}"));
+    // The glibc linked against: the host's, for a native build (the only
+    // kind this project makes); a cross build says it does not know.
+    let native = std::env::var("TARGET").ok() == std::env::var("HOST").ok();
+    let glibc = Command::new("getconf")
+        .arg("GNU_LIBC_VERSION")
+        .output()
+        .ok()
+        .filter(|out| native && env == "gnu" && out.status.success())
+        .and_then(|out| String::from_utf8_lossy(&out.stdout).trim().strip_prefix("glibc ").map(str::to_string));
+    built("GLIBC", glibc.as_deref().unwrap_or("unknown"));
+
+    println!("cargo:rerun-if-env-changed=RATELIMIT_BUILD_ORIGIN");
+    let origin = std::env::var("RATELIMIT_BUILD_ORIGIN").unwrap_or_else(|_| "source build".to_string());
+    let system = std::fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|release| release.lines().find_map(|l| l.strip_prefix("PRETTY_NAME=").map(|v| v.trim_matches('"').to_string())))
+        .unwrap_or_else(|| os.clone());
+    built("ORIGIN", &format!("{origin}, on {system}"));
+    built("COMMIT", &commit());
+    Ok(())
+}
+
+/// `RATELIMIT_COMMIT`, else the checkout's short HEAD (with `+` when the
+/// tracked files differ from it, as scripts/dist.bash writes it), else "unknown".
+fn commit() -> String {
+    println!("cargo:rerun-if-env-changed=RATELIMIT_COMMIT");
+    if let Ok(given) = std::env::var("RATELIMIT_COMMIT") {
+        return given;
+    }
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".to_string());
+    let git = |args: &[&str]| Command::new("git").arg("-C").arg(&dir).args(args).output().ok().filter(|out| out.status.success());
+    let text = |out: std::process::Output| String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let Some(head) = git(&["rev-parse", "--short", "HEAD"]).map(text) else {
+        return "unknown".to_string();
+    };
+    // Run again when HEAD moves (a commit, a checkout) or the sources
+    // change (the tree then differs from HEAD, or no longer does); the
+    // crate compiles again then anyway. Only paths that exist: cargo runs a
+    // build script whose watched path is missing every time.
+    let mut watched = vec![git(&["rev-parse", "--path-format=absolute", "--git-path", "HEAD"]).map(text)];
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]).map(text) {
+        watched.push(git(&["rev-parse", "--path-format=absolute", "--git-path", &branch]).map(text));
+        watched.push(git(&["rev-parse", "--path-format=absolute", "--git-path", "packed-refs"]).map(text));
+    }
+    for sources in ["src", "core/src", "lua", "Cargo.toml", "Cargo.lock"] {
+        watched.push(Some(format!("{dir}/{sources}")));
+    }
+    for path in watched.into_iter().flatten().filter(|p| Path::new(p).exists()) {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    let dirty = git(&["diff", "--quiet", "HEAD"]).is_none();
+    format!("{head}{}", if dirty { "+" } else { "" })
 }

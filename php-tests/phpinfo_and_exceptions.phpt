@@ -37,6 +37,11 @@ ratelimit
 
 ratelimit support => enabled
 version => %d.%d.%d
+build => %s
+commit => %s
+built for PHP => %s
+target => %s
+built against glibc => %s
 scripts => %s
 
 Directive => Local Value => Master Value

@@ -13,7 +13,8 @@
 # Both: no compiler, cargo or phpX.Y-dev here; PIE's asset name for this PHP
 # is a file of dist/ and its manifest names this PHP's API and build id;
 # php and php-fpm load the extension; `php --ri ratelimit` shows the
-# manifest's version; the phpt suite (DIST_TESTS, default every
+# manifest's version and names the build as the manifest does (the PHP
+# built for, commit, target, glibc); the phpt suite (DIST_TESTS, default every
 # php-tests/*.phpt: not faults/ and frameworks/, which need the framework
 # packages and load tools) passes against the installed .so and the
 # server module's archive, Lua and module passes; an archive for another
@@ -63,15 +64,17 @@ missing=$(ldd "$(command -v php)" | grep 'not found' || true)
 check "php finds every library it links${missing:+ (missing: $missing)}" test -z "$missing"
 php -v | head -1
 
-# This PHP as PIE sees it (its documented asset naming): the archive PIE would download.
-read -r series zts debug < <(php -n -r 'echo PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION, " ", PHP_ZTS ? "zts" : "nts", " ", PHP_DEBUG ? "-debug" : "-", "\n";')
-[ "$debug" = - ] && debug=
+# This PHP as PIE sees it: of the names PIE tries for it, in its order
+# (scripts/pie-asset-names.php), the first that dist/ has is the archive PIE downloads.
+read -r series zts < <(php -n -r 'echo PHP_MAJOR_VERSION . "." . PHP_MINOR_VERSION, " ", PHP_ZTS ? "zts" : "nts", "\n";')
 build_id=$(php -n -i | sed -n 's/^PHP Extension Build => //p')
 api=$(php -n -i | sed -n 's/^PHP API => //p')
-asset=php_ratelimit-${version}_php$series-$(uname -m)-linux-glibc$debug-$zts.tgz
-echo "-- the archive PIE picks for PHP $series $zts (build id $build_id): $asset"
-[ -f "$dist/$asset" ] || { fail "dist/ has no $asset"; finish; }
-ok "dist/ has $asset"
+tries=$(php -n scripts/pie-asset-names.php ratelimit "$version")
+asset=
+for name in $tries; do [ -f "$dist/$name" ] && { asset=$name; break; }; done
+echo "-- the archive PIE picks for PHP $series $zts (build id $build_id): ${asset:-none of $(echo $tries)}"
+[ -n "$asset" ] || { fail "dist/ has none of the names PIE tries"; finish; }
+ok "dist/ has $asset, a name PIE tries"
 check "its checksum matches SHA256SUMS" bash -c "cd $dist && grep -F ' $asset' SHA256SUMS | sha256sum -c --quiet -"
 archive=/tmp/archive && rm -rf "$archive" && mkdir -p "$archive" && tar -xzf "$dist/$asset" -C "$archive"
 check "ratelimit.so at the archive's top, where PIE takes it" test -f "$archive/ratelimit.so"
@@ -122,6 +125,16 @@ check "php -m lists ratelimit" lists_ratelimit php
 [ -z "$fpm" ] || check "php-fpm -m lists ratelimit" lists_ratelimit "$fpm"
 ri=$(php --ri ratelimit 2>&1)
 check "php --ri ratelimit names version $version" grep -qx "version => $version" <<<"$ri"
+# What the .so says of its build (build.rs, at compile time) against what
+# the manifest says (make dist, of the PHP it ran): the two must agree.
+ri_row() { sed -n "s/^$1 => //p" <<<"$ri"; }
+said_php="$(manifest php_version_built_against), API $(manifest php_api), $([ "$(manifest zts)" = 1 ] && echo ZTS || echo NTS), $([ "$(manifest debug)" = 1 ] && echo debug || echo non-debug)"
+check "php --ri ratelimit: built for PHP $(ri_row 'built for PHP'), the manifest's ($said_php)" test "$(ri_row 'built for PHP')" = "$said_php"
+check "php --ri ratelimit: commit $(ri_row commit), the manifest's ($(manifest commit))" test "$(ri_row commit)" = "$(manifest commit)"
+check "php --ri ratelimit: target $(ri_row target), the manifest's" test "$(ri_row target)" = "$(manifest arch)-$(manifest os)-$(manifest libc)"
+check "php --ri ratelimit: built against glibc $(ri_row 'built against glibc'), the manifest's ($(manifest glibc_built_against))" \
+  test "$(ri_row 'built against glibc')" = "$(manifest glibc_built_against) (needs none newer)"
+check "php --ri ratelimit: $(ri_row build)" grep -q '^prebuilt by make dist, on ' <<<"$(ri_row build)"
 check "a limiter decides (memory://)" test "$(php -r '$l = new TokenBucketRateLimiter("memory://", "k", 2, 1); echo (int) $l->isAllowed(), (int) $l->isAllowed(), (int) $l->isAllowed();')" = 110
 
 echo "-- the phpt suite against the installed .so and the server module's archive"

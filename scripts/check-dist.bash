@@ -12,8 +12,10 @@
 #                  Debian's php8.4 source, the official images' options) on Debian 13: the
 #                  archive through docs/install.md's RUN line, enabled in conf.d as docker-php-ext-enable does
 #   official-zts   the same, thread-safe (php:8.4-zts)
+#   official-zts-82 PHP 8.2 ZTS the same way (php:8.2-zts; built by make dist from Debian 12's
+#                  php8.2 source), on Debian 13
 #
-#   scripts/check-dist.bash [check ...]    default: all seven
+#   scripts/check-dist.bash [check ...]    default: all eight
 #   DIST_TESTS="php-tests/gcra_basic.phpt …"  the phpt tests to run (default every php-tests/*.phpt)
 #
 # Each check runs in a throwaway overlay of a clean root (mmdebstrap, once,
@@ -31,7 +33,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/matrix-lib.bash # dir, root_of, copy_checkout_into, stop_processes_in
 checks=("$@")
-[ ${#checks[@]} -gt 0 ] || checks=(debian12 debian13 sid php85 php86 official-nts official-zts)
+[ ${#checks[@]} -gt 0 ] || checks=(debian12 debian13 sid php85 php86 official-nts official-zts official-zts-82)
 builder=$dir/roots/dist-build-bookworm
 [ -f dist/SHA256SUMS ] && [ -d "$builder/build/out" ] || { echo "no make dist output (dist/SHA256SUMS, $builder/build/out): run make dist first"; echo "0 passed, 1 failed"; exit 1; }
 (cd dist && sha256sum -c --quiet SHA256SUMS) || { echo "dist/ does not match its SHA256SUMS"; echo "0 passed, 1 failed"; exit 1; }
@@ -48,7 +50,8 @@ for check in "${checks[@]}"; do
     sid) suite=sid variant=8.4-nts args=(debian 8.4) ;;
     php85 | php86) suite=sid+php8.${check#php8} variant=8.${check#php8}-nts args=(debian "8.${check#php8}") ;;
     official-nts | official-zts) suite=trixie variant=8.4-${check#official-} args=(official) ;;
-    *) echo "unknown check $check (debian12 debian13 sid php85 php86 official-nts official-zts)"; total_failed=$((total_failed + 1)); continue ;;
+    official-zts-82) suite=trixie variant=8.2-zts args=(official) ;;
+    *) echo "unknown check $check (debian12 debian13 sid php85 php86 official-nts official-zts official-zts-82)"; total_failed=$((total_failed + 1)); continue ;;
   esac
   [ -f "$builder/build/out/$variant/ratelimit.so" ] || { echo "$check: make dist built no $variant"; total_failed=$((total_failed + 1)); continue; }
   log=$dir/logs/check-dist-$check.log
@@ -94,7 +97,7 @@ done
 cat "$table"
 # A run of the whole suite speaks for its rows in docs/install.md's table (each its own line).
 if [ -z "${DIST_TESTS:-}" ]; then
-  RATELIMIT_DOCS_MARKER=dist php -n scripts/matrix-docs.php "$table" docs/install.md debian12 debian13 sid php85 php86 official-nts official-zts \
+  RATELIMIT_DOCS_MARKER=dist php -n scripts/matrix-docs.php "$table" docs/install.md debian12 debian13 sid php85 php86 official-nts official-zts official-zts-82 \
     && echo "docs/install.md: the rows ${checks[*]} updated"
 fi
 echo "$total_passed passed, $total_failed failed"

@@ -5,14 +5,17 @@
 #   php_ratelimit-<version>_php<X.Y>-x86_64-linux-glibc[-debug]-<nts|zts>.tgz
 #     ratelimit.so     (stripped) at the top, where PIE looks for <extension-name>.so
 #     manifest.json    the PHP it was built against (version, PHP API, module API,
-#                      build id, ZTS, debug), the glibc it needs, the commit, checksums
+#                      build id, ZTS, debug), the glibc it needs and the one it was
+#                      linked against, the commit, checksums (php --ri ratelimit says
+#                      the same of the .so: make check-dist compares them)
 #     ratelimit.ini    the commented ini (extension=ratelimit and every setting)
 #     LICENSE
 #   ratelimit-redis-<version>-x86_64-linux-glibc.tgz   the server module, the same way
 #   php<X.Y>-ratelimit_<version>-1_amd64.deb            Debian 12's php8.2 and Debian 13's php8.4
 #   ratelimit-redis-module_<version>-1_amd64.deb
 #   SHA256SUMS
-# PIE's asset name (its Platform/PrePackagedBinaryAssetName): php_{extension}-{version}_php{X.Y}-{arch}-{os}-{libc}{-debug}{-zts|-nts}.tgz,
+# PIE's asset name (scripts/pie-asset-names.php states the rule; each name is
+# checked against it): php_{extension}-{version}_php{X.Y}-{arch}-{os}-{libc}{-debug}{-zts|-nts}.tgz,
 # where version is the release's tag as written: tag releases <version>, no "v".
 # Every .so is refused when it needs a glibc symbol version newer than
 # Debian 12's (2.36): that is the oldest system the archives promise to run on.
@@ -70,6 +73,13 @@ for dir in "$out"/*/; do
   fi
   debug_suffix=; if [ "$debug" = true ]; then debug_suffix=-debug; fi
   name=php_ratelimit-${version}_php${variant%-*}-x86_64-linux-glibc$debug_suffix-${variant#*-}
+  # (whole, then searched: grep -q ending the pipe early is a failure under pipefail)
+  pie_names=$(php8.2 -n scripts/pie-asset-names.php ratelimit "$version" --php="${variant%-*}" --ts="${variant#*-}" \
+    --debug="$([ "$debug" = true ] && echo 1 || echo 0)" --arch=x86_64 --os=linux --libc=glibc)
+  if ! grep -qxF "$name.tgz" <<<"$pie_names"; then
+    echo "$variant: $name.tgz is not a name PIE tries for PHP ${variant%-*} ${variant#*-} (scripts/pie-asset-names.php)" >&2
+    status=1; continue
+  fi
   install -m 0644 ratelimit.ini LICENSE "$stage/"
   {
     echo "extension=ratelimit"
@@ -86,6 +96,7 @@ for dir in "$out"/*/; do
     echo "os=linux"
     echo "libc=glibc"
     echo "glibc_floor=$floor"
+    echo "glibc_built_against=${glibc_built_against:-unknown}" # unknown: built before the info had it
     echo "built_on=Debian $(cat /etc/debian_version) (glibc $(ldd --version | head -1 | grep -oE '[0-9.]+$'))"
     echo "rustc=$(rustc --version)"
     echo "sha256_ratelimit.so=$(sha256sum "$stage/ratelimit.so" | cut -d' ' -f1)"

@@ -24,6 +24,14 @@
 # Environment: RATELIMIT_COMMIT (the commit built, from the host's checkout).
 set -euo pipefail
 cd /build/ratelimit
+# What build.rs writes into every .so built here, for php --ri ratelimit
+# (with RATELIMIT_COMMIT): make check-dist compares it with the manifest.
+export RATELIMIT_BUILD_ORIGIN="prebuilt by make dist"
+# The copy of the checkout keeps its files' times, and /build/target is
+# shared by every checkout that builds here: a file edited before this
+# root's last build (in another worktree) would look unchanged to cargo,
+# which compares times. Every file is new to this build.
+find . -type f -exec touch {} +
 out=/build/out
 mkdir -p "$out"
 
@@ -42,7 +50,8 @@ apt-get install -y -qq --no-install-recommends build-essential pkg-config autoco
 # copied to $3, with that PHP's run-tests.php (found under $4, default its prefix's lib/php).
 build_extension() {
   local php=$1 php_config=$2 to=$3 started=$SECONDS
-  PHP=$php PHP_CONFIG=$php_config cargo build --release --locked --quiet
+  # (set -e does not reach a function called where its status is tested)
+  PHP=$php PHP_CONFIG=$php_config cargo build --release --locked --quiet || return 1
   mkdir -p "$to"
   cp "$CARGO_TARGET_DIR/release/libratelimit.so" "$to/ratelimit.so"
   # What the archive's manifest says of the PHP it was built against.
@@ -55,6 +64,7 @@ build_extension() {
     echo "zts=$("$php" -n -r 'echo PHP_ZTS ? "true" : "false";')"
     echo "debug=$("$php" -n -r 'echo PHP_DEBUG ? "true" : "false";')"
     echo "extension_dir=$("$php_config" --extension-dir)"
+    echo "glibc_built_against=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')"
   } >"$to/info"
   local runner
   runner=$(find "${4:-$("$php_config" --prefix)/lib/php}" -path '*/build/run-tests.php' | head -1)

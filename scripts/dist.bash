@@ -11,9 +11,7 @@
 # (each .so's GLIBC_ symbol versions are checked). make check-dist installs
 # them where no toolchain is.
 #
-#   scripts/dist.bash [variant ...]   default: 8.2-nts 8.4-nts 8.4-zts 8.5-nts 8.6-nts
-#                                      (8.2-zts builds too, from bookworm's php8.2 source:
-#                                      about 20 minutes more, not yet tested);
+#   scripts/dist.bash [variant ...]   default: 8.2-nts 8.2-zts 8.4-nts 8.4-zts 8.5-nts 8.6-nts;
 #                                      the archives of variants built by an earlier run and
 #                                      not named now are packed again as they were
 # 8.2 NTS is Debian 12's php8.2-dev; 8.5 and 8.6 NTS are Debian
@@ -22,15 +20,16 @@
 # there; 8.4 and the ZTS PHPs are built from their Debian source package's
 # upstream tarball, once (kept in the root; 10 to 23 minutes each on this
 # project's 2-core machine under load, the extension then 1 to 3 minutes).
-# Not built: 8.5 and 8.6 ZTS (the mirror serves no source of them), 8.3
-# (Debian has none).
+# Not built: 8.5 and 8.6 ZTS (the mirror serves no source of them: its
+# pool answers 404 for experimental's php8.5 and php8.6 .dsc and tarballs,
+# whose binary packages it serves), 8.3 (no Debian suite has a php8.3).
 # Log: /var/cache/ratelimit-matrix/logs/dist.log. Needs root.
 set -uo pipefail
 {
 cd "$(dirname "$0")/.."
 . scripts/matrix-lib.bash # dir, root_of, prepare_root, in_root, stop_processes_in, fetch_crates
 variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=(8.2-nts 8.4-nts 8.4-zts 8.5-nts 8.6-nts)
+[ ${#variants[@]} -gt 0 ] || variants=(8.2-nts 8.2-zts 8.4-nts 8.4-zts 8.5-nts 8.6-nts)
 log=$dir/logs/dist.log
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo +)
 

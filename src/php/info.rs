@@ -1,4 +1,7 @@
-//! `php --ri ratelimit` / phpinfo(): a support line and the version, the ini
+//! `php --ri ratelimit` / phpinfo(): a support line, the version and what
+//! this build is (the PHP it was built for, the target, the glibc it was
+//! linked against, where it was built and from which commit: build.rs's
+//! `RL_BUILT_*`, so every .so says it of itself), the ini
 //! table the way every PHP extension shows it (Directive / Local Value /
 //! Master Value, from the engine's `display_ini_entries()`), the
 //! connection pool, the block cache and the decision metrics' totals of this process.
@@ -18,6 +21,22 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_start!();
         info_table_row!("ratelimit support", "enabled");
         info_table_row!("version", env!("CARGO_PKG_VERSION"));
+        info_table_row!("build", env!("RL_BUILT_ORIGIN"));
+        info_table_row!("commit", env!("RL_BUILT_COMMIT"));
+        info_table_row!(
+            "built for PHP",
+            concat!(
+                env!("RL_BUILT_PHP_VERSION"),
+                ", API ",
+                env!("RL_BUILT_PHP_API"),
+                ", ",
+                env!("RL_BUILT_PHP_TS"),
+                ", ",
+                env!("RL_BUILT_PHP_DEBUG")
+            )
+        );
+        info_table_row!("target", env!("RL_BUILT_TARGET"));
+        info_table_row!("built against glibc", concat!(env!("RL_BUILT_GLIBC"), " (needs none newer)"));
         info_table_row!("scripts", "fixed window, sliding window (log, blocks), token bucket, leaky bucket, gcra");
         info_table_end!();
 
