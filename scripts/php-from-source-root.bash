@@ -37,8 +37,8 @@ set -euo pipefail
 #   instrumented too (the Makefile says how), on this PHP's ASan runtime.
 FLAVOURS='
 zts|--enable-zts --enable-embed|test-threads|thread-safe with the embed SAPI, as the php:8.x-zts images (the thread tests run on it)|
-debug-nts|--enable-debug||a debug build (--enable-debug): a leaked Zend allocation is reported ([Memory leaked]) and an engine assertion aborts|
-debug-zts|--enable-debug --enable-zts --enable-embed|test-threads|a debug build, thread-safe with the embed SAPI (the thread tests run on it)|
+debug-nts|--enable-debug||a debug build (--enable-debug): a leaked Zend allocation is reported ([Memory leaked]) and an engine assertion aborts|RATELIMIT_NOT_COUNTED=/build/ratelimit/scripts/debug/slowed.txt
+debug-zts|--enable-debug --enable-zts --enable-embed|test-threads|a debug build, thread-safe with the embed SAPI (the thread tests run on it)|RATELIMIT_NOT_COUNTED=/build/ratelimit/scripts/debug/slowed.txt
 asan|--enable-debug --enable-address-sanitizer --enable-undefined-sanitizer||AddressSanitizer and UndefinedBehaviorSanitizer (and the debug checks), the Zend allocator off, as run-tests.php --asan of php-src runs|SANITIZE=address RATELIMIT_NOT_COUNTED=/build/ratelimit/scripts/asan/not-counted.txt USE_ZEND_ALLOC=0 USE_TRACKED_ALLOC=1 ZEND_DONT_UNLOAD_MODULES=1 ASAN_OPTIONS=log_path=/build/sanitizer/asan:detect_leaks=1:detect_odr_violation=0 LSAN_OPTIONS=suppressions=/build/lsan-suppressions.txt:print_suppressions=0 UBSAN_OPTIONS=log_path=/build/sanitizer/ubsan:print_stacktrace=1
 '
 flavour_field() { awk -F'|' -v f="$1" -v n="$2" '$1 == f {print $n}' <<<"$FLAVOURS"; }
