@@ -12,6 +12,7 @@
 #   scripts/php-from-source.bash FLAVOUR
 #   TESTS=php-tests/gcra_basic.phpt scripts/php-from-source.bash zts   only those phpt tests
 #   RATELIMIT_SKIP_CARGO=1 …   the suite without cargo test (which no PHP runs: CI's debug-nts row)
+#   RATELIMIT_MODULE_PASS=no …  the phpt suite's Lua pass only (CI's debug-nts and zts rows)
 #
 # Inside the root (scripts/matrix-lib.bash: the roots of `make matrix`,
 # kept under /var/cache/ratelimit-matrix), scripts/php-from-source-root.bash
@@ -60,7 +61,7 @@ done
 
 echo "== PHP 8.4 from source, flavour $flavour, in $root/usr/local (log: $log)"
 in_root "$root" TESTS="${TESTS:-}" RATELIMIT_PHP_TARGET="${RATELIMIT_PHP_TARGET:-}" RATELIMIT_PHP_REBUILD="${RATELIMIT_PHP_REBUILD:-0}" CI="${CI:-}" \
-  RATELIMIT_SKIP_CARGO="${RATELIMIT_SKIP_CARGO:-0}" "${given[@]}" \
+  RATELIMIT_SKIP_CARGO="${RATELIMIT_SKIP_CARGO:-0}" RATELIMIT_MODULE_PASS="${RATELIMIT_MODULE_PASS:-}" "${given[@]}" \
   BENCH_QUICK="${BENCH_QUICK:-}" BENCH_THREADS_ROUNDS="${BENCH_THREADS_ROUNDS:-}" BENCH_THREADS_DECISIONS="${BENCH_THREADS_DECISIONS:-}" \
   nice -n 19 bash /build/ratelimit/scripts/php-from-source-root.bash "$flavour" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
