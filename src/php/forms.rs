@@ -166,7 +166,8 @@ impl<'a> Args<'a> {
     pub fn connection(&self) -> Option<&'a Zval> {
         self.connection
     }
-    fn get(&self, long: &str) -> Option<&'a Zval> {
+    /// The value given for long-form parameter `long`, if any.
+    pub fn get(&self, long: &str) -> Option<&'a Zval> {
         self.values.iter().find(|(n, _)| *n == long).map(|(_, z)| *z)
     }
     fn shown(&self, long: &'static str) -> &'static str {
@@ -183,17 +184,6 @@ impl<'a> Args<'a> {
     }
     pub fn int_or(&self, long: &'static str, default: i64) -> Result<i64> {
         self.get(long).map_or(Ok(default), |z| values::int_param(long, z))
-    }
-    /// A number as given, read without PHP's deprecations (for `given_numbers`,
-    /// after the constructor read it by the rules): an integral one as an int.
-    pub fn number(&self, long: &'static str) -> Option<super::given_numbers::Number> {
-        use super::given_numbers::Number;
-        let z = self.get(long)?;
-        match (values::int(long, z), values::float(long, z)) {
-            (Ok(i), Ok(f)) if i as f64 == f => Some(Number::Int(i)),
-            (_, Ok(f)) => Some(Number::Float(f)),
-            _ => None,
-        }
     }
     pub fn float(&self, long: &'static str) -> Result<f64> {
         let z = self.get(long).ok_or_else(|| Error::type_error(self.shown(long), "is required"))?;

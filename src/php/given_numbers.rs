@@ -4,7 +4,8 @@
 
 use ext_php_rs::types::Zval;
 
-use super::forms::Signature;
+use super::forms::{Args, Signature};
+use super::values;
 
 /// A policy number as the constructor received it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,7 +39,7 @@ impl GivenNumbers {
             .iter()
             .map(|(_, long)| *long)
             .filter(|long| !matches!(*long, "connection" | "keyPrefix"))
-            .filter_map(|long| args.number(long).map(|n| (long, n)))
+            .filter_map(|long| number(&args, long).map(|n| (long, n)))
             .collect();
         GivenNumbers(numbers, Vec::new())
     }
@@ -54,5 +55,16 @@ impl GivenNumbers {
 
     pub fn numbers(&self) -> &[(&'static str, Number)] {
         &self.0
+    }
+}
+
+/// A number as given, read without PHP's deprecations (the constructor read
+/// it by the rules already): an integral one as an int.
+fn number(args: &Args, long: &'static str) -> Option<Number> {
+    let z = args.get(long)?;
+    match (values::int(long, z), values::float(long, z)) {
+        (Ok(i), Ok(f)) if i as f64 == f => Some(Number::Int(i)),
+        (_, Ok(f)) => Some(Number::Float(f)),
+        _ => None,
     }
 }
