@@ -180,9 +180,9 @@ fn apply_metrics(v: &[u8]) -> Result<(), String> {
     take(text(v).ok().and_then(MetricsMode::parse), |mode| METRICS.set(mode), "expected off, local or redis")
 }
 /// `ratelimit.multiplex`: `auto`, `off` (php.ini hands a bare `off` over as
-/// ""), or how many shared connections per target, 1 to `pool::LANES`.
-pub fn parse_multiplex(s: &str) -> Option<crate::redis::pool::Multiplex> {
-    use crate::redis::pool::{Multiplex, LANES};
+/// ""), or how many shared connections per target, 1 to `multiplex::LANES`.
+pub fn parse_multiplex(s: &str) -> Option<crate::redis::multiplex::Multiplex> {
+    use crate::redis::multiplex::{Multiplex, LANES};
     let s = s.trim().to_ascii_lowercase();
     match s.as_str() {
         "auto" => Some(Multiplex::Auto),
@@ -193,7 +193,7 @@ pub fn parse_multiplex(s: &str) -> Option<crate::redis::pool::Multiplex> {
 fn apply_multiplex(v: &[u8]) -> Result<(), String> {
     take(
         text(v).ok().and_then(parse_multiplex),
-        crate::redis::pool::set_multiplex,
+        crate::redis::multiplex::set_multiplex,
         "expected auto, off or a number of shared connections from 1 to 8",
     )
 }
@@ -416,7 +416,7 @@ mod tests {
 
     #[test]
     fn multiplex_is_auto_off_or_a_count_of_shared_connections() {
-        use crate::redis::pool::Multiplex;
+        use crate::redis::multiplex::Multiplex;
         for (v, m) in [("auto", Multiplex::Auto), (" AUTO ", Multiplex::Auto), ("off", Multiplex::Off), ("", Multiplex::Off), ("0", Multiplex::Off)] {
             assert_eq!(parse_multiplex(v), Some(m), "{v:?}");
         }

@@ -18,7 +18,8 @@ use ratelimit::error::Error;
 use ratelimit::limiter::backend::Backend;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{fixed_window, Op};
-use ratelimit::redis::pool::{self, Multiplex, Timeouts};
+use ratelimit::redis::multiplex::{set_multiplex, Multiplex};
+use ratelimit::redis::pool::{self, Timeouts};
 use ratelimit::redis::target::Target;
 use support::{RedisServer, OPTS};
 
@@ -103,7 +104,7 @@ where
         .map(|t| {
             let (body, start) = (body.clone(), start.clone());
             std::thread::spawn(move || {
-                pool::set_multiplex(Multiplex::Shared(1));
+                set_multiplex(Multiplex::Shared(1));
                 start.wait();
                 body(t)
             })

@@ -19,7 +19,8 @@ use crate::redis::dsn::parse_dsn;
 use crate::redis::pool;
 use crate::redis::redact::shown;
 use crate::redis::sentinel_target;
-use crate::redis::target::{is_tls_scheme, Address, Target, Tls, DEFAULT_PORT};
+use crate::redis::dsn_parts::is_tls_scheme;
+use crate::redis::target::{Address, Target, Tls, DEFAULT_PORT};
 use crate::settings;
 
 /// Where a limiter with this `$connection` argument decides (`null`: the

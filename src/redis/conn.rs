@@ -47,19 +47,11 @@ pub fn is_broken(e: &RedisError) -> bool {
     e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_unrecoverable_error()
 }
 
-/// One server's connection or a cluster's, and what this connection has
-/// learnt of its server.
+/// One server's connection or a cluster's, for one call (its deadline).
 pub struct Conn {
     link: Link,
     /// When the current call must have its replies.
     deadline: Deadline,
-    /// Whether the server has the ratelimit module's commands: `None` until
-    /// asked (once per connection, on its first decision that may use them).
-    pub module: Option<bool>,
-    /// Whether a peek found no function library here (a read-only replica
-    /// whose master has not loaded it): peeks use the script form read-only
-    /// from then on (`script`).
-    pub peeks_by_script: bool,
 }
 
 /// A process holds a few of these at most, so the cluster variant's larger
@@ -81,6 +73,9 @@ pub struct ClusterLink {
     shortened: bool,
     /// Slots a MOVED named a new master for since the slot map was read.
     moved: HashMap<usize, (String, u16)>,
+    /// What it learnt of its masters (`Conn::module`, `Conn::peeks_by_script`).
+    module: Option<bool>,
+    peeks_by_script: bool,
 }
 
 /// How long a cluster connection waits before it sends again a command that
@@ -112,7 +107,7 @@ fn to_master_of(key: &[u8]) -> RoutingInfo {
 
 impl ClusterLink {
     pub fn new(conn: ClusterConnection, client: ClusterClient, reply: Duration) -> ClusterLink {
-        ClusterLink { conn, client, reply, shortened: false, moved: HashMap::new() }
+        ClusterLink { conn, client, reply, shortened: false, moved: HashMap::new(), module: None, peeks_by_script: false }
     }
 
     /// `cmd`, whose first key is `key` when it has keys, to the node that
@@ -213,16 +208,48 @@ fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: D
 }
 
 impl Conn {
-    /// A single server's connection, shared by threads or not; what it knows
-    /// of its server (`module`, `peeks_by_script`) is the shared one's, which
-    /// the pool keeps (`mux::Mux::module`, `mux::Mux::peeks_by_script`).
+    /// A single server's connection, shared by threads or not.
     pub fn single(mux: Arc<Mux>, deadline: Deadline) -> Self {
-        let (module, peeks_by_script) = (mux.module(), mux.peeks_by_script());
-        Conn { link: Link::Single(mux), deadline, module, peeks_by_script }
+        Conn { link: Link::Single(mux), deadline }
     }
 
     pub fn cluster(c: ClusterLink, deadline: Deadline) -> Self {
-        Conn { link: Link::Cluster(c), deadline, module: None, peeks_by_script: false }
+        Conn { link: Link::Cluster(c), deadline }
+    }
+
+    /// Whether the server has the ratelimit module's commands (on a cluster,
+    /// every master): `None` until asked, once per connection (`script`).
+    /// Kept where the connection lives, so every caller of a shared one
+    /// (`mux`) knows it at once.
+    pub fn module(&self) -> Option<bool> {
+        match &self.link {
+            Link::Single(mux) => mux.module(),
+            Link::Cluster(c) => c.module,
+        }
+    }
+
+    pub fn set_module(&mut self, module: bool) {
+        match &mut self.link {
+            Link::Single(mux) => mux.set_module(module),
+            Link::Cluster(c) => c.module = Some(module),
+        }
+    }
+
+    /// Whether a peek found no function library here (a read-only replica
+    /// whose master has not loaded it): peeks use the script form read-only
+    /// from then on, for the connection's life (`script`).
+    pub fn peeks_by_script(&self) -> bool {
+        match &self.link {
+            Link::Single(mux) => mux.peeks_by_script(),
+            Link::Cluster(c) => c.peeks_by_script,
+        }
+    }
+
+    pub fn set_peeks_by_script(&mut self) {
+        match &mut self.link {
+            Link::Single(mux) => mux.set_peeks_by_script(),
+            Link::Cluster(c) => c.peeks_by_script = true,
+        }
     }
 
     pub fn is_cluster(&self) -> bool {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ::redis::ConnectionAddr;
 
 use super::conn::{ClusterLink, Conn};
-use super::lanes::Live;
+use super::held::Live;
 use super::mux::Mux;
 use super::open::{cause, OpenError, Timeouts};
 use super::pool::TargetConnections;

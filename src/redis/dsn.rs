@@ -1,9 +1,11 @@
-//! Which form a DSN is, by its scheme: one server over TCP, TLS or a unix
-//! socket, or a cluster (`target`), or a master behind Redis Sentinel
-//! (`sentinel_target`).
+//! A connection DSN as a `Target`: which form it is, by its scheme, and the
+//! forms of one server over TCP, TLS or a unix socket and of a cluster (a
+//! master behind Redis Sentinel: `sentinel_target`; what all forms share:
+//! `dsn_parts`).
 
+use super::dsn_parts::{bad_dsn, is_tls_scheme, parse_db, percent_decode, set_credentials, split_host_port, split_userinfo, with_tls_query};
 use super::sentinel_target;
-use super::target::{bad_dsn, is_tls_scheme, parse_cluster, parse_tcp, parse_unix, Target};
+use super::target::{Target, DEFAULT_PORT};
 use crate::error::Result;
 
 /// Parses `redis://[[user]:password@]host[:port][/db]`,
@@ -26,6 +28,79 @@ pub fn parse_dsn(dsn: &str) -> Result<Target> {
         _ => Err(bad_dsn(dsn, "unknown scheme, expected redis://, rediss://, redis-cluster://, redis-sentinel:// or unix://")),
     }
 }
+
+/// `redis://` and the TLS schemes, after `://`.
+fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) if tls => (r, Some(q)),
+        _ => (rest, None),
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, ""),
+    };
+    if authority.contains('?') || path.contains('?') || path.contains('#') || authority.contains('#') || query.is_some_and(|q| q.contains('#')) {
+        return Err(bad_dsn(dsn, "query strings are only for rediss:// (TLS options); put the db in the path"));
+    }
+    let (userinfo, hostport) = split_userinfo(authority);
+    let (host, port) = split_host_port(dsn, hostport, DEFAULT_PORT)?;
+    let mut target = Target::tcp(&host, port);
+    set_credentials(dsn, &mut target, userinfo)?;
+    if !path.is_empty() {
+        target.db = parse_db(dsn, path)?;
+    }
+    with_tls_query(dsn, target, tls.then(|| query.unwrap_or("")))
+}
+
+/// `redis-cluster://[[user]:password@]host:port[,host:port…]`: seed nodes; no db
+/// (a cluster has only db 0). `rediss-cluster://` is TLS to every node, with
+/// the query of `rediss://`.
+fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) if tls => (r, Some(q)),
+        _ => (rest, None),
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.contains('/') || rest.contains('?') || rest.contains('#') || query.is_some_and(|q| q.contains('#')) {
+        return Err(bad_dsn(dsn, "a cluster has no db, path or query: redis-cluster://host:port[,host:port…]"));
+    }
+    let (userinfo, nodes) = split_userinfo(rest);
+    let mut seeds = Vec::new();
+    for node in nodes.split(',') {
+        let (host, port) = split_host_port(dsn, node, DEFAULT_PORT)?;
+        if !seeds.contains(&(host.clone(), port)) {
+            seeds.push((host, port));
+        }
+    }
+    let mut target = Target::cluster(seeds);
+    set_credentials(dsn, &mut target, userinfo)?;
+    with_tls_query(dsn, target, tls.then(|| query.unwrap_or("")))
+}
+
+/// `unix:///path/to/redis.sock[?db=N&user=…&password=…]`, after `://`.
+fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
+    let (path, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    if !path.starts_with('/') || path.len() < 2 {
+        return Err(bad_dsn(dsn, "unix:// needs an absolute socket path, as in unix:///run/redis.sock"));
+    }
+    if path.contains('\0') {
+        return Err(bad_dsn(dsn, "the socket path contains a NUL byte"));
+    }
+    let mut target = Target::unix(path);
+    for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("db", v)) => target.db = parse_db(dsn, v)?,
+            Some(("user", v)) => target.username = Some(percent_decode(dsn, v)?),
+            Some(("password", v)) | Some(("pass", v)) => target.password = Some(percent_decode(dsn, v)?),
+            _ => return Err(bad_dsn(dsn, "unknown query parameter, expected db, user or password")),
+        }
+    }
+    Ok(target)
+}
+
 
 #[cfg(test)]
 mod tests {

@@ -5,78 +5,36 @@
 //! pool's bound; otherwise the thread waits its turn on an open one.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
 
-use ::redis::RedisResult;
+use ::redis::{RedisError, RedisResult};
 use parking_lot::MutexGuard;
 
 use super::conn::{is_broken, Conn};
+use super::held::Live;
+use super::multiplex::LANES;
 use super::open::Timeouts;
-use super::pool::{max_connections, open_connections, TargetConnections, LANES, POOL, TICK};
-use super::retry::{self, Deadline};
-use super::target::Address;
+use super::pool::{Hold, TargetConnections, TICK};
+use super::retry::Deadline;
+use super::target::Sentinels;
 use crate::error::Result;
 
-pub(super) struct Live {
-    pub(super) pid: u32,
-    pub(super) conn: Conn,
-    pub(super) reply_timeout: Duration,
-    /// A Sentinel target's master, and when the sentinels last named it.
-    pub(super) confirmed: Option<super::sentinel::Confirmed>,
+/// A lane, locked for the whole call.
+pub(super) struct LaneHold<'a> {
+    pid: u32,
+    lane: MutexGuard<'a, Option<Live>>,
 }
+
 impl TargetConnections {
-    pub(super) fn run_locked<T>(&self, timeouts: Timeouts, mut deadline: Deadline, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+    /// The lane for one call (`lane`), without a connection its process's
+    /// parent opened before fork(): closing our copy of that descriptor is
+    /// harmless to the parent; reading from it is not.
+    pub(super) fn lane_hold(&self) -> LaneHold<'_> {
         let pid = crate::fork::generation();
-        let mut guard = self.lane(pid);
-        if guard.as_ref().is_some_and(|l| l.pid != pid) {
-            // Opened by our parent before fork(): closing our copy of the fd is
-            // harmless to the parent; reading from it is not.
-            *guard = None;
+        let mut lane = self.lane(pid);
+        if lane.as_ref().is_some_and(|l| l.pid != pid) {
+            *lane = None;
         }
-        let mut retried = false;
-        loop {
-            if guard.is_none() {
-                let started = Instant::now();
-                *guard = Some(self.connect(pid, timeouts)?);
-                deadline.extend(started.elapsed());
-            }
-            let live = guard.as_mut().expect("connection just ensured");
-            if let (Some(confirmed), Address::Sentinel(sentinels)) = (&mut live.confirmed, &self.target.address) {
-                let started = Instant::now();
-                let moved = confirmed.moved(&self.target, sentinels, timeouts);
-                deadline.extend(started.elapsed());
-                if moved {
-                    // Failed over: the old master may still take writes, which it
-                    // loses when demoted. Nothing was sent; connect to the new one.
-                    *guard = None;
-                    continue;
-                }
-            }
-            if live.reply_timeout != timeouts.reply {
-                if let Err(e) = live.conn.set_timeouts(timeouts.reply) {
-                    *guard = None;
-                    return Err(self.fail(&e, timeouts));
-                }
-                live.reply_timeout = timeouts.reply;
-            }
-            if let Err(e) = live.conn.set_deadline(deadline) {
-                *guard = None;
-                return Err(self.fail(&e, timeouts));
-            }
-            match op(&mut live.conn) {
-                Ok(v) => return Ok(v),
-                // A master demoted to replica refused the write (nothing ran):
-                // a Sentinel target drops it and asks the sentinels again.
-                Err(e) if is_broken(&e) || self.demoted(&e) => {
-                    *guard = None;
-                    if retry::did_not_run(&e) && !std::mem::replace(&mut retried, true) {
-                        continue;
-                    }
-                    return Err(self.fail(&e, timeouts));
-                }
-                Err(e) => return Err(self.fail(&e, timeouts)),
-            }
-        }
+        LaneHold { pid, lane }
     }
 
     /// A lane for one call: a free one with an open connection; else a free
@@ -85,7 +43,7 @@ impl TargetConnections {
     /// in use, taken in turn so waiting threads spread over them. The first
     /// lane may always (re)open: a target needs one connection, and the bound
     /// then closes another target's idle one, as without threads.
-    pub(super) fn lane(&self, pid: u32) -> MutexGuard<'_, Option<Live>> {
+    fn lane(&self, pid: u32) -> MutexGuard<'_, Option<Live>> {
         let used = self.lanes_used.load(Ordering::Relaxed).clamp(1, LANES);
         let mut free_closed = None;
         for (i, lane) in self.lanes.iter().enumerate() {
@@ -111,9 +69,39 @@ impl TargetConnections {
         drop(guard);
         self.lanes[0].lock()
     }
+}
 
-    /// Whether one more connection stays within the bound.
-    pub(super) fn room_for_another(&self, pid: u32) -> bool {
-        open_connections(&POOL.lock(), pid) < max_connections()
+impl Hold for LaneHold<'_> {
+    fn open(&mut self, tc: &TargetConnections, timeouts: Timeouts) -> Result<bool> {
+        if self.lane.is_some() {
+            return Ok(false);
+        }
+        *self.lane = Some(tc.connect(self.pid, timeouts)?);
+        Ok(true)
+    }
+
+    fn master_moved(&mut self, tc: &TargetConnections, sentinels: &Sentinels, timeouts: Timeouts) -> bool {
+        let live = self.lane.as_mut().expect("the lane's connection is open");
+        live.confirmed.as_mut().is_some_and(|c| c.moved(&tc.target, sentinels, timeouts))
+    }
+
+    fn conn(&mut self, deadline: Deadline, timeouts: Timeouts) -> RedisResult<&mut Conn> {
+        let live = self.lane.as_mut().expect("the lane's connection is open");
+        if live.reply_timeout != timeouts.reply {
+            live.conn.set_timeouts(timeouts.reply)?;
+            live.reply_timeout = timeouts.reply;
+        }
+        live.conn.set_deadline(deadline)?;
+        Ok(&mut live.conn)
+    }
+
+    /// Any I/O error or timeout: a reply that arrives late would be read as
+    /// the answer to the lane's next command.
+    fn unfit_after(&self, e: &RedisError) -> bool {
+        is_broken(e)
+    }
+
+    fn forget(&mut self, _: &TargetConnections) {
+        *self.lane = None;
     }
 }

@@ -187,15 +187,8 @@ impl Mux {
         self.peeks_by_script.store(true, Ordering::Relaxed);
     }
 
-    pub fn set_module(&self, module: Option<bool>) {
-        self.module.store(
-            match module {
-                None => 0,
-                Some(false) => 1,
-                Some(true) => 2,
-            },
-            Ordering::Relaxed,
-        );
+    pub fn set_module(&self, module: bool) {
+        self.module.store(1 + u8::from(module), Ordering::Relaxed);
     }
 
     /// Sends `packed` (`want` commands) and waits at most `timeout` for their

@@ -2,7 +2,8 @@
 //! kept across calls and across the requests of a PHP-FPM worker. Here: the
 //! map of targets, its bound, a call's way in (`TargetConnections::run`) and what `php
 //! --ri` shows; a connection per call in `lanes`, the threads' shared ones in
-//! `shared`, opening one in `connect`, a failed call's words in `failure`.
+//! `shared` (`held`: what each holds), opening one in `connect`, a failed
+//! call's words in `failure`.
 //!
 //! A target has `LANES` places for a connection. One thread (PHP-FPM, the
 //! CLI) only ever uses the first: one connection per target. The threads of
@@ -61,23 +62,36 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::Instant;
 
 use ::redis::{RedisError, RedisResult};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
 use super::conn::Conn;
-use super::lanes::Live;
+use super::held::{Live, Shared};
+use super::multiplex::{shared_lanes, LANES};
 pub use super::open::Timeouts;
-use super::retry::Deadline;
-pub use super::shared::{set_multiplex, Multiplex, THREADED};
-use super::shared::{shared_lanes, Shared};
-use super::target::{Address, Target};
+use super::retry::{self, Deadline};
+use super::target::{Address, Sentinels, Target};
 use crate::error::Result;
 
-/// Connections a target may have open at once, for as many threads.
-pub const LANES: usize = 8;
+/// A call's hold on one of its target's connections, for as many tries as
+/// the retry rule allows (`TargetConnections::at_most_once`): a lane locked
+/// for the call (`lanes`) or a connection the threads share (`shared`).
+pub(super) trait Hold {
+    /// Opens the connection when there is none; `true` when it opened one now.
+    fn open(&mut self, tc: &TargetConnections, timeouts: Timeouts) -> Result<bool>;
+    /// A Sentinel target's: whether the sentinels name another master now
+    /// (asked at most once a second, `sentinel::Confirmed`).
+    fn master_moved(&mut self, tc: &TargetConnections, sentinels: &Sentinels, timeouts: Timeouts) -> bool;
+    /// The open connection, ready for a call until `deadline`.
+    fn conn(&mut self, deadline: Deadline, timeouts: Timeouts) -> RedisResult<&mut Conn>;
+    /// Whether the failure `e` leaves the connection unfit for another call.
+    fn unfit_after(&self, e: &RedisError) -> bool;
+    /// Lets the connection go.
+    fn forget(&mut self, tc: &TargetConnections);
+}
 
 /// One target's connections, shared by every limiter pointed at that target.
 pub struct TargetConnections {
@@ -234,13 +248,13 @@ pub fn state() -> Vec<TargetState> {
             path: s
                 .lanes
                 .iter()
-                .find_map(|l| l.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(&l.conn))))
+                .find_map(|l| l.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(l.conn.module()))))
                 .or_else(|| {
                     s.shared.iter().find_map(|l| {
                         l.try_lock().and_then(|l| {
                             l.as_ref()
                                 .filter(|l| l.pid == pid)
-                                .map(|l| super::script::path(&Conn::single(l.mux.clone(), Deadline::after(Duration::ZERO))))
+                                .map(|l| super::script::path(l.mux.module()))
                         })
                     })
                 }),
@@ -294,8 +308,8 @@ impl TargetConnections {
         };
         let deadline = Deadline::after(timeouts.reply);
         let result = match shared {
-            0 => self.run_locked(timeouts, deadline, op),
-            n => self.run_shared(timeouts, deadline, n, op),
+            0 => self.at_most_once(self.lane_hold(), timeouts, deadline, op),
+            n => self.at_most_once(self.shared_hold(n), timeouts, deadline, op),
         };
         // A connection opened (one more descriptor) or one lost (a target that
         // may be garbage now): the only moments the bound can be crossed.
@@ -303,6 +317,50 @@ impl TargetConnections {
             enforce_bound(&mut POOL.lock(), self);
         }
         result
+    }
+
+    /// `op` on `hold`'s connection by the one retry rule (`retry`): the
+    /// connection opened when there is none (the deadline extended by the
+    /// time that took); a Sentinel target's connection let go first when the
+    /// sentinels name another master (nothing was sent: the old master may
+    /// still take writes, which it loses when demoted); a connection a failure
+    /// left unfit let go, and `op` tried once more only when the failure
+    /// proves it did not run.
+    fn at_most_once<T>(&self, mut hold: impl Hold, timeouts: Timeouts, mut deadline: Deadline, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        let mut retried = false;
+        loop {
+            let started = Instant::now();
+            let opened = hold.open(self, timeouts)?;
+            let moved = match &self.target.address {
+                Address::Sentinel(sentinels) => hold.master_moved(self, sentinels, timeouts),
+                _ => false,
+            };
+            if opened || self.target.is_sentinel() {
+                deadline.extend(started.elapsed());
+            }
+            if moved {
+                hold.forget(self);
+                continue;
+            }
+            match hold.conn(deadline, timeouts).and_then(&mut op) {
+                Ok(v) => return Ok(v),
+                // A master demoted to replica refused the write (nothing ran):
+                // a Sentinel target drops it and asks the sentinels again.
+                Err(e) if hold.unfit_after(&e) || self.demoted(&e) => {
+                    hold.forget(self);
+                    if retry::did_not_run(&e) && !std::mem::replace(&mut retried, true) {
+                        continue;
+                    }
+                    return Err(self.fail(&e, timeouts));
+                }
+                Err(e) => return Err(self.fail(&e, timeouts)),
+            }
+        }
+    }
+
+    /// Whether one more connection stays within the bound.
+    pub(super) fn room_for_another(&self, pid: u32) -> bool {
+        open_connections(&POOL.lock(), pid) < max_connections()
     }
 
     /// `run` for a pipeline whose replies each succeed or fail alone (a

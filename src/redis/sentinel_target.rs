@@ -15,7 +15,8 @@
 //! slot connects again, asks again and finds the new master.
 
 use super::redact::shown;
-use super::target::{bad_dsn, parse_db, parse_tls_query, percent_decode, split_host_port, Sentinels, Target};
+use super::dsn_parts::{bad_dsn, parse_db, percent_decode, set_credentials, split_host_port, split_userinfo, with_tls_query};
+use super::target::{Sentinels, Target};
 use crate::error::{Error, Result};
 
 /// Sentinel's own default port.
@@ -66,10 +67,7 @@ pub fn parse(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     check_service(&service).map_err(|why| bad_dsn(dsn, why.in_dsn()))?;
     let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
     let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let (userinfo, nodes) = match authority.rfind('@') {
-        Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
-        None => (None, authority),
-    };
+    let (userinfo, nodes) = split_userinfo(authority);
     let mut sentinels = Sentinels { nodes: Vec::new(), service, username: None, password: None };
     for node in nodes.split(',') {
         let node = split_host_port(dsn, node, DEFAULT_SENTINEL_PORT)?;
@@ -94,22 +92,12 @@ pub fn parse(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
         }
     }
     let mut target = Target::sentinel(sentinels);
-    if let Some(info) = userinfo {
-        let (user, pass) = info.split_once(':').unwrap_or(("", info));
-        if !user.is_empty() {
-            target.username = Some(percent_decode(dsn, user)?);
-        }
-        target.password = Some(percent_decode(dsn, pass)?);
-    }
+    set_credentials(dsn, &mut target, userinfo)?;
     let path = path.strip_suffix('/').unwrap_or(path);
     if !path.is_empty() {
         target.db = parse_db(dsn, path)?;
     }
-    if tls {
-        let options = parse_tls_query(dsn, &tls_query.join("&"))?;
-        target = target.with_tls(options).map_err(|_| bad_dsn(dsn, "certfile and keyfile go together"))?;
-    }
-    Ok(target)
+    with_tls_query(dsn, target, tls.then(|| tls_query.join("&")).as_deref())
 }
 
 /// The array form's `'sentinel' => ['host:port', …]` and `'service' => name`.

@@ -17,7 +17,7 @@ use super::target::Tls;
 pub struct SetupError(pub String);
 
 fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
-    std::fs::read(path).map_err(|e| SetupError(format!("cannot read the TLS {what} {}: {}", shown(path), super::open::plain_io(&e))))
+    std::fs::read(path).map_err(|e| SetupError(super::plain::unreadable_tls_file(what, path, &e)))
 }
 
 /// The address of `host:port` over TLS as `tls` says.
