@@ -69,7 +69,7 @@ use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
 use super::conn::Conn;
-use super::held::{Live, Shared};
+use super::held::{close_idle, idle_in, module_in, open_in, Live, Shared};
 use super::multiplex::{shared_lanes, LANES};
 pub use super::open::Timeouts;
 use super::retry::{self, Deadline};
@@ -158,7 +158,7 @@ pub fn connections(target: Target) -> Arc<TargetConnections> {
 }
 
 /// Keeps the pool within its bound; `keep` is the target in use right now.
-/// Lanes busy in a call (locked) are left alone.
+/// Connections a call is on are left alone.
 fn enforce_bound(pool: &mut HashMap<Target, Arc<TargetConnections>>, keep: &Arc<TargetConnections>) {
     let pid = crate::fork::generation();
     let mut excess = open_connections(pool, pid).saturating_sub(max_connections());
@@ -168,33 +168,8 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<TargetConnections>>, keep: &Arc<
         if excess == 0 {
             break;
         }
-        for lane in &slot.lanes {
-            if excess == 0 {
-                break;
-            }
-            if let Some(mut live) = lane.try_lock() {
-                if live.as_ref().is_some_and(|l| l.pid == pid) {
-                    // Dropping the connection closes its socket: the descriptor goes back to the process.
-                    *live = None;
-                    CLOSED_BY_BOUND.fetch_add(1, Ordering::Relaxed);
-                    excess -= 1;
-                }
-            }
-        }
-        for lane in &slot.shared {
-            if excess == 0 {
-                break;
-            }
-            if let Some(mut shared) = lane.try_lock() {
-                // Idle: no call in flight. One that took it a moment ago still
-                // finishes on it; the socket closes when the last user lets go.
-                if shared.as_ref().is_some_and(|s| s.pid == pid && s.mux.in_flight() == 0) {
-                    *shared = None;
-                    CLOSED_BY_BOUND.fetch_add(1, Ordering::Relaxed);
-                    excess -= 1;
-                }
-            }
-        }
+        let closed = close_idle(&slot.lanes, pid, &mut excess) + close_idle(&slot.shared, pid, &mut excess);
+        CLOSED_BY_BOUND.fetch_add(closed, Ordering::Relaxed);
     }
     // Without a connection, a target no limiter holds is only memory: drop it.
     let garbage: Vec<Target> =
@@ -245,19 +220,7 @@ pub fn state() -> Vec<TargetState> {
         .map(|s| TargetState {
             target: s.target.to_string(),
             connections: s.open_connections(pid),
-            path: s
-                .lanes
-                .iter()
-                .find_map(|l| l.try_lock().and_then(|l| l.as_ref().filter(|l| l.pid == pid).map(|l| super::script::path(l.conn.module()))))
-                .or_else(|| {
-                    s.shared.iter().find_map(|l| {
-                        l.try_lock().and_then(|l| {
-                            l.as_ref()
-                                .filter(|l| l.pid == pid)
-                                .map(|l| super::script::path(l.mux.module()))
-                        })
-                    })
-                }),
+            path: module_in(&s.lanes, pid).or_else(|| module_in(&s.shared, pid)).map(super::script::path),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
         })
@@ -275,10 +238,7 @@ impl TargetConnections {
     /// Connections open in this process: lanes (a lane busy in a call
     /// counts as open) and shared ones still usable.
     fn open_connections(&self, pid: u32) -> usize {
-        let lanes = self.lanes.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|l| l.pid == pid))).count();
-        let shared =
-            self.shared.iter().filter(|l| l.try_lock().is_none_or(|l| l.as_ref().is_some_and(|s| s.pid == pid && !s.mux.is_broken()))).count();
-        lanes + shared
+        open_in(&self.lanes, pid) + open_in(&self.shared, pid)
     }
 
     /// Whether this target's calls may share a connection: a single server,
@@ -388,19 +348,7 @@ impl TargetConnections {
 
     /// How many connections are open when no lane is busy; `None` while one is.
     pub(super) fn idle_connections(&self, pid: u32) -> Option<usize> {
-        let mut open = 0;
-        for lane in &self.lanes {
-            open += usize::from(lane.try_lock()?.as_ref().is_some_and(|l| l.pid == pid));
-        }
-        for lane in &self.shared {
-            let lane = lane.try_lock()?;
-            match lane.as_ref() {
-                Some(s) if s.pid == pid && s.mux.in_flight() > 0 => return None,
-                Some(s) if s.pid == pid && !s.mux.is_broken() => open += 1,
-                _ => {}
-            }
-        }
-        Some(open)
+        Some(idle_in(&self.lanes, pid)? + idle_in(&self.shared, pid)?)
     }
 
     /// READONLY from a Sentinel target's server: it was the master when we
