@@ -33,7 +33,12 @@ fn all_or_nothing_with_the_most_restrictive_answer() {
     // Each member's own numbers beside the combined ones (q, r and t of one IETF item):
     // the window denies with 1 left; the bucket, untouched, has 3 of 5 and is full in 2 s.
     let own = |op| -> Vec<(bool, i64, i64, i64, i64)> {
-        both.decide_at(b"", op, OPTS, Some(start)).unwrap().members.iter().map(|m| (m.allowed, m.limit, m.remaining, m.retry_after_us, m.reset_after_us)).collect()
+        both.decide_at(b"", op, OPTS, Some(start))
+            .unwrap()
+            .members
+            .iter()
+            .map(|m| (m.allowed, m.limit, m.remaining, m.retry_after_us, m.reset_after_us))
+            .collect()
     };
     assert_eq!(own(Op::Consume(2)), [(false, 3, 1, 10 * S, 10 * S), (true, 5, 3, 0, 2 * S)]);
     assert_eq!(own(Op::Peek), [(true, 3, 1, 0, 10 * S), (true, 5, 3, 0, 2 * S)]);
@@ -85,7 +90,8 @@ fn batches_and_resets() {
     let a = Arc::new(server.limiter(gcra::policy(1, 1, 10.0).unwrap(), "b-gcra"));
     let b = Arc::new(server.limiter(sliding_window::policy(60.0, 3, 0).unwrap(), "b-log"));
     let both = Compound::new(vec![a, b]).unwrap();
-    let got: Vec<(bool, i64)> = both.decide_many(&[b"x", b"x", b"y", b"x"], 1, OPTS).unwrap().iter().map(|d| (d.outcome.allowed, d.outcome.remaining)).collect();
+    let got: Vec<(bool, i64)> =
+        both.decide_many(&[b"x", b"x", b"y", b"x"], 1, OPTS).unwrap().iter().map(|d| (d.outcome.allowed, d.outcome.remaining)).collect();
     assert_eq!(got, [(true, 1), (true, 0), (true, 1), (false, 0)]);
     both.reset(b"x", OPTS.timeouts).unwrap();
     let keys: i64 = server.query(&["EXISTS", "table:b-gcra:x", "table:b-log:x", "table:b-gcra:y"]);

@@ -348,10 +348,11 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
         let calls = |name: &str| -> u64 {
             stats.lines().find_map(|l| l.strip_prefix(&format!("cmdstat_{name}:calls="))).and_then(|r| r.split(',').next()?.parse().ok()).unwrap_or(0)
         };
-        let module_calls: u64 = ["take", "peek", "take_many", "compound2", "compound2_peek", "take_counted", "take_many_counted", "compound2_counted"]
-            .iter()
-            .map(|c| calls(&format!("ratelimit.{c}")))
-            .sum();
+        let module_calls: u64 =
+            ["take", "peek", "take_many", "compound2", "compound2_peek", "take_counted", "take_many_counted", "compound2_counted"]
+                .iter()
+                .map(|c| calls(&format!("ratelimit.{c}")))
+                .sum();
         // The Lua side: FCALL, or EVALSHA on a server without Functions (Redis 6).
         let lua_calls = calls("fcall") + calls("evalsha");
         assert!(module_calls > 1000 && lua_calls > 1000, "module calls {module_calls}, FCALL/EVALSHA calls {lua_calls}");

@@ -420,4 +420,22 @@ mod tests {
         let reply = run(&mut store, &call).unwrap();
         assert_eq!(reply, [1.0f64, 1_000_000.0].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
     }
+
+    fn doubles(xs: &[f64]) -> Vec<u8> {
+        xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn a_compound_replies_every_members_own_record() {
+        let mut store = Store::with_clock(|| 1_000_000_000);
+        // 2 per second and 5 per minute: the third call is denied by the first member alone,
+        // and the second, untouched, says what it has left.
+        let a = args("ratelimit.compound2 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
+        let call = parse(Command::Compound, &a).unwrap();
+        assert_eq!(run(&mut store, &call).unwrap(), doubles(&[1.0, 1e6, 0.0, 0.0, 4.0, 6e7, 0.0, 0.0]));
+        run(&mut store, &call).unwrap();
+        assert_eq!(run(&mut store, &call).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
+        let a = args("ratelimit.compound2_peek 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
+        assert_eq!(run(&mut store, &parse(Command::CompoundPeek, &a).unwrap()).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
+    }
 }

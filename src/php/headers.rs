@@ -107,8 +107,7 @@ fn ietf_lists(o: &Outcome, policies: Option<&Policies>) -> (String, String) {
         None => vec![(sf_string(IETF_POLICY), o)],
     };
     let policy: Vec<String> = items.iter().map(|(name, m)| format!("{name};q={}", m.limit)).collect();
-    let rate: Vec<String> =
-        items.iter().map(|(name, m)| format!("{name};r={};t={}", m.remaining.max(0), ceil_seconds(m.reset_after()))).collect();
+    let rate: Vec<String> = items.iter().map(|(name, m)| format!("{name};r={};t={}", m.remaining.max(0), ceil_seconds(m.reset_after()))).collect();
     (policy.join(", "), rate.join(", "))
 }
 

@@ -44,7 +44,9 @@ impl Decider {
     fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<RateLimitResult>> {
         match self {
             Decider::One(l) => l.decide_many(ids, cost, opts).map(|all| all.into_iter().map(RateLimitResult::new).collect()),
-            Decider::Many(c, names) => c.decide_many(ids, cost, opts).map(|all| all.into_iter().map(|d| RateLimitResult::compound(d, names)).collect()),
+            Decider::Many(c, names) => {
+                c.decide_many(ids, cost, opts).map(|all| all.into_iter().map(|d| RateLimitResult::compound(d, names)).collect())
+            }
         }
     }
     fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
