@@ -31,8 +31,12 @@ use ::redis::Value;
 /// per user + per IP" and more, few enough that one call stays small in Redis.
 pub const MAX_MEMBERS: usize = 16;
 
+/// The members' own outcomes of one call; `None` when it failed (an
+/// `on_error` answer then answers for each of them).
+type Own = Option<Vec<Outcome>>;
+
 /// A decision's outcome, and its members' own when it is one.
-fn split(decided: Result<Decision>) -> (Result<Outcome>, Option<Vec<Outcome>>) {
+fn split(decided: Result<Decision>) -> (Result<Outcome>, Own) {
     match decided {
         Ok(d) => (Ok(d.outcome), Some(d.members)),
         Err(e) => (Err(e), None),
@@ -151,12 +155,12 @@ impl Compound {
     /// The call's answer: its outcome concluded (dry run, `on_error`, the
     /// counters), with the members' own from the reply; a failure that
     /// `on_error` answers gives every member that answer for its own limit.
-    fn concluded(&self, conclude: &Conclude, outcome: Result<Outcome>, members: Option<Vec<Outcome>>, on_error: OnError) -> Result<Decision> {
+    fn concluded(&self, conclude: &Conclude, outcome: Result<Outcome>, members: Own, on_error: OnError) -> Result<Decision> {
         Ok(self.joined(conclude.one(outcome, false)?, members, on_error))
     }
 
     /// A concluded outcome with its members' own (`None`: it is `on_error`'s answer).
-    fn joined(&self, outcome: Outcome, members: Option<Vec<Outcome>>, on_error: OnError) -> Decision {
+    fn joined(&self, outcome: Outcome, members: Own, on_error: OnError) -> Decision {
         let members = members.unwrap_or_else(|| {
             self.members.iter().map(|m| Outcome::on_error(on_error, m.limit()).unwrap_or(Outcome { limit: m.limit(), ..outcome })).collect()
         });
@@ -239,7 +243,7 @@ impl Compound {
         // Concluded as one limiter's batch (`Conclude::batch`); each call's
         // members kept beside its outcome, or the `on_error` answer's.
         let n = calls.len();
-        let (outcomes, members): (Result<Vec<Result<Outcome>>>, Vec<Option<Vec<Outcome>>>) = match decided {
+        let (outcomes, members): (Result<Vec<Result<Outcome>>>, Vec<Own>) = match decided {
             Ok(each) => {
                 let (outcomes, members) = each.into_iter().map(split).unzip();
                 (Ok(outcomes), members)

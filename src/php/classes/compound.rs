@@ -45,7 +45,10 @@ fn state_of(z: &Zval) -> Option<(&LimiterState, &GivenNumbers)> {
 /// The `$limiters` argument: the members' states, what `var_dump()` shows
 /// of them and their keys in the array (their names in the IETF header
 /// fields), or what is wrong with it.
-pub struct Members<'a>(std::result::Result<(Vec<&'a LimiterState>, Vec<Member>, Vec<Vec<u8>>), Invalid>);
+pub struct Members<'a>(std::result::Result<Parts<'a>, Invalid>);
+
+/// The members' states, what `var_dump()` shows of them, their keys.
+type Parts<'a> = (Vec<&'a LimiterState>, Vec<Member>, Vec<Vec<u8>>);
 
 impl<'a> FromZval<'a> for Members<'a> {
     const TYPE: DataType = DataType::Array;
