@@ -7,7 +7,8 @@
 
 $perSecond = new FixedWindowRateLimiter(null, 'plan:second', 1, 10);
 $perDay = new TokenBucketRateLimiter(null, 'plan:day', 1000, 1000 / 86400);
-$plan = new CompoundRateLimiter([$perSecond, $perDay]);
+// The keys name the two policies in headers('ietf'), each item with its own numbers.
+$plan = new CompoundRateLimiter(['second' => $perSecond, 'day' => $perDay]);
 
 $apiKey = 'key-' . getmypid();
 $served = $refused = 0;

@@ -154,9 +154,9 @@ end)
 -- its own call: no table per decision. Members have distinct keys (distinct
 -- key prefixes, one id), so committing from the last to the first writes
 -- what the first-to-last order would.
--- Returns whether all fit, then over members m .. n: the member with the
--- least remaining (the first of equals) and that remaining, the largest
--- reset, the largest retry of those that deny, the largest delay.
+-- Returns whether all fit, then the records of members m .. n in order: each
+-- a batch record {remaining, reset_after_us, retry_after_us or 0, delay_us}
+-- (retry >= 1 for a member that does not fit).
 local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
   local algo = ALGORITHMS[argv[at + 1]]
   local key, i = keys[m], at + 1
@@ -164,23 +164,23 @@ local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
   -- refuse its key, and a refused call writes nothing. A member that denies
   -- repairs its key on the way out instead (algo.repair).
   local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, false)
-  local all, least, low, reset, retry, delay = above and fits, nil, nil, 0, 0, 0
+  local all, later = above and fits, ''
   if m < n then
-    all, least, low, reset, retry, delay = members(keys, argv, i + algo.nargs, m + 1, n, cost, now, injected, peek, all)
+    all, later = members(keys, argv, i + algo.nargs, m + 1, n, cost, now, injected, peek, all)
   end
+  local reset, retry, delay = 0, 0, 0
   if all and not peek then
-    local r, d
-    remaining, r, d = algo.commit(key, argv, i, cost, now, s1, s2, s3)
-    if r > reset then reset = r end
-    if d > delay then delay = d end
+    remaining, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
   else
-    local r, w = algo.explain(key, argv, i, cost, now, s1, s2, s3)
-    if r > reset then reset = r end
-    if not fits and w > retry then retry = w end
-    if not fits and not peek and algo.repair then algo.repair(key, argv, i, s1, s2, s3) end
+    reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
+    if fits then
+      retry = 0
+    else
+      if retry < 1 then retry = 1 end
+      if not peek and algo.repair then algo.repair(key, argv, i, s1, s2, s3) end
+    end
   end
-  if low == nil or remaining <= low then least, low = m, remaining end
-  return all, least, low, reset, retry, delay
+  return all, struct.pack('<dddd', remaining, reset, retry, delay) .. later
 end
 
 -- Several limiters, one atomic decision (CompoundRateLimiter): every member
@@ -190,10 +190,9 @@ end
 -- ARGV     per member, in KEYS order: its algorithm's name, then its
 --          arguments; then cost (within every member's bound; Rust checks)
 --          and optionally now in µs (tests only)
--- Reply    {m} followed by an answer: the most restrictive: m = the 0-based
---          member with the least remaining (the first of equals), reset = the
---          largest reset_after, retry = the largest retry_after of the members
---          that deny, delay = the largest delay (leaky bucket members)
+-- Reply    per member, in KEYS order, its own answer as a batch record (4
+--          doubles, as take_many's); the client combines them into the most
+--          restrictive answer and shows each (one IETF header item per member)
 local function decide_all(keys, argv, o, peek)
   o = o or 0
   -- Where cost follows the members' arguments, and whether any reads the clock.
@@ -205,13 +204,14 @@ local function decide_all(keys, argv, o, peek)
   end
   local cost, injected = num(argv[at + 1]), argv[at + 2]
   local now = clock_us(injected, clock)
-  local all, least, low, reset, retry, delay = members(keys, argv, o, 1, #keys, cost, now, injected ~= nil, peek, true)
+  local all, records = members(keys, argv, o, 1, #keys, cost, now, injected ~= nil, peek, true)
   -- Also returned, for the counted form: the instant, and whether all fit.
-  return struct.pack('<d', least - 1) .. answer(low, reset, (not all) and retry or nil, delay), now, all
+  return records, now, all
 end
 
-register('compound', function(keys, argv, o) return (decide_all(keys, argv, o, false)) end)
-register('compound_peek', function(keys, argv, o) return (decide_all(keys, argv, o, true)) end, true)
+-- Named compound2: the reply is every member's (core/src/command.rs says why the name changed).
+register('compound2', function(keys, argv, o) return (decide_all(keys, argv, o, false)) end)
+register('compound2_peek', function(keys, argv, o) return (decide_all(keys, argv, o, true)) end, true)
 
 -- The counted forms (ratelimit.metrics = redis): take, take_many and
 -- compound with their decisions counted in the same call (metrics.lua).
@@ -230,7 +230,7 @@ local function counted_once(decide_fn)
   end
 end
 register('take_counted', counted_once(decide))
-register('compound_counted', counted_once(decide_all))
+register('compound2_counted', counted_once(decide_all))
 register('take_many_counted', function(keys, argv, o)
   o = o or 0
   local base, tally = table.remove(keys), {0, 0}

@@ -15,8 +15,8 @@ foreach (['api_plan', 'notification_fanout', 'login_under_attack'] as $example) 
 --EXPECTF--
 == api_plan
 first refusal: limit 10 (the per-second one), retry after %f s
-  RateLimit-Policy: "default";q=10
-  RateLimit: "default";r=0;t=864
+  RateLimit-Policy: "second";q=10, "day";q=1000
+  RateLimit: "second";r=0;t=1, "day";r=990;t=864
   Retry-After: 1
 burst of 25: served 10, refused 15
 the day's allowance lost only what was served: 990 of 1000 left

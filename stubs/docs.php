@@ -50,13 +50,13 @@ return [
             ],
             'methods' => [
                 '__construct' => ['doc' => "A decision built by PHP code, e.g. for a test double of a limiter.\n@throws ValueError when \$limit < 1, \$remaining is not within 0..\$limit, a time is negative or not finite,\nor \$wouldDeny is true with \$allowed false"],
-                'headers' => ['doc' => "The rate-limit header fields of this decision, by \$style:\n'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);\n'ietf': RateLimit-Policy (\"default\";q=<limit>) and RateLimit (\"default\";r=<remaining>;t=<seconds to reset>)\nof draft-ietf-httpapi-ratelimit-headers-09.\nBoth add Retry-After (whole seconds, at least 1) when denied.\n@param 'x'|'ietf' \$style\n@return array<string, int|string>\n@throws ValueError for any other \$style"],
+                'headers' => ['doc' => "The rate-limit header fields of this decision, by \$style:\n'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);\n'ietf': RateLimit-Policy (\"default\";q=<limit>) and RateLimit (\"default\";r=<remaining>;t=<seconds to reset>)\nof draft-ietf-httpapi-ratelimit-headers-09; a CompoundRateLimiter's result has one item per member, each its own\nq, r and t, named by the member's key in \$limiters (\"0\";q=3, \"1\";q=10).\nBoth add Retry-After (whole seconds, at least 1) when denied.\n@param 'x'|'ietf' \$style\n@return array<string, int|string>\n@throws ValueError for any other \$style"],
             ],
         ],
         'CompoundRateLimiter' => [
             'doc' => "Several limiters (1 to 16, any classes, one connection target, distinct key prefixes) decided as one:\na call is accepted only when every member accepts, and then every member takes it, in one atomic\nscript; when one denies, none takes anything. The result is the most restrictive: allowed = all\nallowed; limit and remaining of the member with the least remaining; retryAfter the largest among\nthe denying members; resetAfter the largest; delay the largest (leaky bucket members).",
             'methods' => [
-                '__construct' => ['doc' => "@param list<RateLimiterInterface> \$limiters limiter objects of this extension (not compounds)\n@throws ValueError|TypeError"],
+                '__construct' => ['doc' => "@param array<array-key, RateLimiterInterface> \$limiters limiter objects of this extension (not compounds); their\nkeys name them in headers('ietf') (0, 1, ... for a list)\n@throws ValueError|TypeError"],
             ],
         ],
         'RateLimiterException' => ['doc' => 'Redis unreachable, timed out, refused or answered with an error.'],

@@ -118,7 +118,8 @@ final class RateLimitResult
      * The rate-limit header fields of this decision, by $style:
      * 'x': X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds from now, rounded up);
      * 'ietf': RateLimit-Policy ("default";q=<limit>) and RateLimit ("default";r=<remaining>;t=<seconds to reset>)
-     * of draft-ietf-httpapi-ratelimit-headers-09.
+     * of draft-ietf-httpapi-ratelimit-headers-09; a CompoundRateLimiter's result has one item per member, each its own
+     * q, r and t, named by the member's key in $limiters ("0";q=3, "1";q=10).
      * Both add Retry-After (whole seconds, at least 1) when denied.
      * @param 'x'|'ietf' $style
      * @return array<string, int|string>
@@ -144,7 +145,8 @@ final class CompoundRateLimiter implements RateLimiterInterface
     public readonly ?int $remaining;
 
     /**
-     * @param list<RateLimiterInterface> $limiters limiter objects of this extension (not compounds)
+     * @param array<array-key, RateLimiterInterface> $limiters limiter objects of this extension (not compounds); their
+     * keys name them in headers('ietf') (0, 1, ... for a list)
      * @throws ValueError|TypeError
      */
     public function __construct(array $limiters) {}

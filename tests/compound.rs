@@ -24,12 +24,24 @@ fn all_or_nothing_with_the_most_restrictive_answer() {
     let fixed = Arc::new(server.limiter(fixed_window::policy(10.0, 3).unwrap(), "c-fixed"));
     let token = Arc::new(server.limiter(token_bucket::policy(5, 1.0).unwrap(), "c-token"));
     let both = Compound::new(vec![fixed.clone(), token.clone()]).unwrap();
-    let at = |t: i64, op| both.decide_at(b"", op, OPTS, Some(start + t)).unwrap();
+    let at = |t: i64, op| both.decide_at(b"", op, OPTS, Some(start + t)).unwrap().outcome;
     let seen = |o: ratelimit::limiter::Outcome| (o.allowed, o.limit, o.remaining, o.retry_after_us, o.reset_after_us);
 
     assert_eq!(seen(at(0, Op::Peek)), (true, 3, 3, 0, 0), "peek of nothing: the fixed window has least left");
     assert_eq!(seen(at(0, Op::Consume(2))), (true, 3, 1, 0, 10 * S), "fixed 1 left, token 3 left; reset: the longer");
     assert_eq!(seen(at(0, Op::Consume(2))), (false, 3, 1, 10 * S, 10 * S), "the window denies: nothing taken from the bucket");
+    // Each member's own numbers beside the combined ones (q, r and t of one IETF item):
+    // the window denies with 1 left; the bucket, untouched, has 3 of 5 and is full in 2 s.
+    let own = |op| -> Vec<(bool, i64, i64, i64, i64)> {
+        both.decide_at(b"", op, OPTS, Some(start))
+            .unwrap()
+            .members
+            .iter()
+            .map(|m| (m.allowed, m.limit, m.remaining, m.retry_after_us, m.reset_after_us))
+            .collect()
+    };
+    assert_eq!(own(Op::Consume(2)), [(false, 3, 1, 10 * S, 10 * S), (true, 5, 3, 0, 2 * S)]);
+    assert_eq!(own(Op::Peek), [(true, 3, 1, 0, 10 * S), (true, 5, 3, 0, 2 * S)]);
     let token_alone = token.decide_at(b"", Op::Peek, OPTS, Some(start)).unwrap();
     assert_eq!(token_alone.remaining, 3, "the bucket kept its tokens");
     assert_eq!(seen(at(S, Op::Consume(1))), (true, 3, 0, 0, 9 * S));
@@ -41,7 +53,7 @@ fn all_or_nothing_with_the_most_restrictive_answer() {
     let cell = Arc::new(server.limiter(gcra::policy(1, 1, 10.0).unwrap(), "c-gcra"));
     let log = Arc::new(server.limiter(sliding_window::policy(60.0, 5, 0).unwrap(), "c-log"));
     let pair = Compound::new(vec![log.clone(), cell.clone()]).unwrap();
-    let at = |t: i64, op| pair.decide_at(b"", op, OPTS, Some(start + t)).unwrap();
+    let at = |t: i64, op| pair.decide_at(b"", op, OPTS, Some(start + t)).unwrap().outcome;
     assert_eq!(seen(at(0, Op::Consume(2))), (true, 2, 0, 0, 60 * S), "GCRA has none left; the log's reset is longer");
     assert_eq!(seen(at(S, Op::Consume(1))), (false, 2, 0, 9 * S, 59 * S), "GCRA's retry; the log untouched");
     assert_eq!(log.decide_at(b"", Op::Peek, OPTS, Some(start + S)).unwrap().remaining, 3);
@@ -50,9 +62,9 @@ fn all_or_nothing_with_the_most_restrictive_answer() {
     let leaky = Arc::new(server.limiter(leaky_bucket::policy(4, 1.0, 1).unwrap(), "c-leaky"));
     let wide = Arc::new(server.limiter(fixed_window::policy(60.0, 10).unwrap(), "c-wide"));
     let queue = Compound::new(vec![wide, leaky]).unwrap();
-    let o = queue.decide_at(b"", Op::Consume(2), OPTS, Some(start)).unwrap();
+    let o = queue.decide_at(b"", Op::Consume(2), OPTS, Some(start)).unwrap().outcome;
     assert_eq!((o.allowed, o.limit, o.remaining, o.delay_us), (true, 4, 2, 0));
-    let o = queue.decide_at(b"", Op::Consume(1), OPTS, Some(start)).unwrap();
+    let o = queue.decide_at(b"", Op::Consume(1), OPTS, Some(start)).unwrap().outcome;
     assert_eq!((o.allowed, o.limit, o.remaining, o.delay_us), (true, 4, 1, 2 * S));
 
     // Ties: limit and remaining come from the first member with the least
@@ -63,7 +75,7 @@ fn all_or_nothing_with_the_most_restrictive_answer() {
     let tied = Compound::new(vec![five.clone(), three.clone()]).unwrap();
     let swapped = Compound::new(vec![three.clone(), five.clone()]).unwrap();
     let limit_left = |c: &Compound, op| {
-        let o = c.decide_at(b"", op, OPTS, Some(start)).unwrap();
+        let o = c.decide_at(b"", op, OPTS, Some(start)).unwrap().outcome;
         (o.limit, o.remaining)
     };
     assert_eq!(limit_left(&tied, Op::Peek), (5, 3), "3 left in both: the first member's limit");
@@ -78,12 +90,13 @@ fn batches_and_resets() {
     let a = Arc::new(server.limiter(gcra::policy(1, 1, 10.0).unwrap(), "b-gcra"));
     let b = Arc::new(server.limiter(sliding_window::policy(60.0, 3, 0).unwrap(), "b-log"));
     let both = Compound::new(vec![a, b]).unwrap();
-    let got: Vec<(bool, i64)> = both.decide_many(&[b"x", b"x", b"y", b"x"], 1, OPTS).unwrap().iter().map(|o| (o.allowed, o.remaining)).collect();
+    let got: Vec<(bool, i64)> =
+        both.decide_many(&[b"x", b"x", b"y", b"x"], 1, OPTS).unwrap().iter().map(|d| (d.outcome.allowed, d.outcome.remaining)).collect();
     assert_eq!(got, [(true, 1), (true, 0), (true, 1), (false, 0)]);
     both.reset(b"x", OPTS.timeouts).unwrap();
     let keys: i64 = server.query(&["EXISTS", "table:b-gcra:x", "table:b-log:x", "table:b-gcra:y"]);
     assert_eq!(keys, 1, "both members' keys of x deleted, y kept");
-    assert!(both.decide(b"x", Op::Consume(2), OPTS).unwrap().allowed);
+    assert!(both.decide(b"x", Op::Consume(2), OPTS).unwrap().outcome.allowed);
 }
 
 #[test]

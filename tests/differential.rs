@@ -278,8 +278,9 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     5 | 6 => ("peek", one.decide_at(id, Op::Peek, opts, Some(now)).map(|o| vec![o])),
                     7 => ("reset", one.reset(id, opts.timeouts).map(|_| vec![])),
                     8 | 9 => ("batch", one.decide_many_at(&ids, cost, opts, Some(now))),
-                    10 => ("compound", all.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|o| vec![o])),
-                    11 => ("compound peek", all.decide_at(id, Op::Peek, opts, Some(now)).map(|o| vec![o])),
+                    // The combined outcome, then every member's own.
+                    10 => ("compound", all.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
+                    11 => ("compound peek", all.decide_at(id, Op::Peek, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
                     _ => ("outside write", Ok(vec![])),
                 }
             };
@@ -347,10 +348,11 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
         let calls = |name: &str| -> u64 {
             stats.lines().find_map(|l| l.strip_prefix(&format!("cmdstat_{name}:calls="))).and_then(|r| r.split(',').next()?.parse().ok()).unwrap_or(0)
         };
-        let module_calls: u64 = ["take", "peek", "take_many", "compound", "compound_peek", "take_counted", "take_many_counted", "compound_counted"]
-            .iter()
-            .map(|c| calls(&format!("ratelimit.{c}")))
-            .sum();
+        let module_calls: u64 =
+            ["take", "peek", "take_many", "compound2", "compound2_peek", "take_counted", "take_many_counted", "compound2_counted"]
+                .iter()
+                .map(|c| calls(&format!("ratelimit.{c}")))
+                .sum();
         // The Lua side: FCALL, or EVALSHA on a server without Functions (Redis 6).
         let lua_calls = calls("fcall") + calls("evalsha");
         assert!(module_calls > 1000 && lua_calls > 1000, "module calls {module_calls}, FCALL/EVALSHA calls {lua_calls}");

@@ -106,7 +106,7 @@ fn the_module_refuses_what_the_extension_never_sends() {
         (&["RATELIMIT.TAKE", "1", "k", "leaky_bucket", "1000000", "3", "1000000", "1000000"], "the cost must be at most 1,"),
         (&["RATELIMIT.TAKE", "1", "k", "token_bucket", "10", "1", "1", "-5"], "now_us must be a whole number"),
         (&["RATELIMIT.HIT_MANY", "1", "k", "0"], "the window must be a whole number"),
-        (&["RATELIMIT.COMPOUND", "2", "k", "k", "fixed_window", "1000", "5", "fixed_window", "1000", "5", "1"], "keys must be distinct"),
+        (&["RATELIMIT.COMPOUND2", "2", "k", "k", "fixed_window", "1000", "5", "fixed_window", "1000", "5", "1"], "keys must be distinct"),
     ];
     for (args, want) in cases {
         let got = module_call(&mut conn, args).expect_err(&format!("{args:?} must be refused"));

@@ -26,7 +26,7 @@ impl Answer {
         self.retry_us.is_none()
     }
 
-    /// The reply of `take`/`peek` (and a compound's after its member index).
+    /// The reply of `take`/`peek`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         let parts: &[f64] = match self.retry_us {
             Some(retry) => &[self.remaining, self.reset_us, retry],
@@ -36,7 +36,8 @@ impl Answer {
         doubles(out, parts);
     }
 
-    /// A batch record: always 4 doubles {remaining, reset, retry or 0, delay}.
+    /// A batch record (`take_many`'s, and each member's in a compound's
+    /// reply): always 4 doubles {remaining, reset, retry or 0, delay}.
     pub fn write_record(&self, out: &mut Vec<u8>) {
         doubles(out, &[self.remaining, self.reset_us, self.retry_us.unwrap_or(0.0), self.delay_us]);
     }

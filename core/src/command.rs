@@ -8,9 +8,9 @@
 //!   RATELIMIT.PEEK          1 key algorithm arg… cost [now_us]     (read-only)
 //!   RATELIMIT.TAKE_MANY     n key… algorithm arg… cost [now_us]
 //!   RATELIMIT.HIT_MANY      n key… window_ms                       (a fixed window's cost-1 hits)
-//!   RATELIMIT.COMPOUND      n key… (algorithm arg…)×n cost [now_us]
-//!   RATELIMIT.COMPOUND_PEEK n key… (algorithm arg…)×n cost [now_us] (read-only)
-//!   RATELIMIT.TAKE_COUNTED, RATELIMIT.TAKE_MANY_COUNTED, RATELIMIT.COMPOUND_COUNTED
+//!   RATELIMIT.COMPOUND2      n key… (algorithm arg…)×n cost [now_us]
+//!   RATELIMIT.COMPOUND2_PEEK n key… (algorithm arg…)×n cost [now_us] (read-only)
+//!   RATELIMIT.TAKE_COUNTED, RATELIMIT.TAKE_MANY_COUNTED, RATELIMIT.COMPOUND2_COUNTED
 //!                           take, take_many and compound with their decisions
 //!                           counted in the same call (`ratelimit.metrics =
 //!                           redis`): one more key (the counters' base, in the
@@ -25,6 +25,14 @@
 //! members of a `CompoundRateLimiter` have distinct key prefixes): one key
 //! twice would be checked twice against the same state and then take twice.
 //! What cannot be read is refused before any key is touched.
+//!
+//! The compounds are named `compound2…`: their reply changed (every
+//! member's own answer, where `compound…` replied one combined answer), and
+//! a new name is what keeps the two from being misread across versions. An
+//! extension that meets a server whose module predates the change gets
+//! "unknown command" and decides that connection's calls with its own Lua
+//! library instead (`redis::script`, `Fix::DropModule`); an older extension
+//! meeting this module does the same with its `compound`.
 
 use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
 use crate::answer::{batch_reply, hits_reply};
@@ -73,11 +81,11 @@ impl Command {
             Command::Peek => "ratelimit.peek",
             Command::TakeMany => "ratelimit.take_many",
             Command::HitMany => "ratelimit.hit_many",
-            Command::Compound => "ratelimit.compound",
-            Command::CompoundPeek => "ratelimit.compound_peek",
+            Command::Compound => "ratelimit.compound2",
+            Command::CompoundPeek => "ratelimit.compound2_peek",
             Command::TakeCounted => "ratelimit.take_counted",
             Command::TakeManyCounted => "ratelimit.take_many_counted",
-            Command::CompoundCounted => "ratelimit.compound_counted",
+            Command::CompoundCounted => "ratelimit.compound2_counted",
         }
     }
 
@@ -283,7 +291,7 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
                 Some(c) => entries::compound_counted(ks, members, c.base, &c.counting, *cost, *now)?,
                 None => entries::compound(ks, members, *cost, *now, *peek)?,
             };
-            let mut out = Vec::with_capacity(40);
+            let mut out = Vec::with_capacity(32 * members.len());
             answer.write_to(&mut out);
             Ok(out)
         }
@@ -321,7 +329,7 @@ mod tests {
         let a = args("ratelimit.take 1 k fixed_window 1500 10 1 1700000000000000");
         let call = parse(Command::Take, &a).unwrap();
         assert!(matches!(call, Call::One { key: b"k", cost: 1.0, now: Some(_), peek: false, .. }), "{call:?}");
-        let a = args("ratelimit.compound 2 a b sliding_log 1000000 5 1000 gcra 200000 1000000 3");
+        let a = args("ratelimit.compound2 2 a b sliding_log 1000000 5 1000 gcra 200000 1000000 3");
         assert!(matches!(parse(Command::Compound, &a).unwrap(), Call::Compound { ref members, cost: 3.0, .. } if members.len() == 2));
         let a = args("ratelimit.hit_many 3 a b a 60000");
         assert_eq!(parse(Command::HitMany, &a).unwrap(), Call::Hits { keys: &a[2..5], window_ms: 60000 });
@@ -374,7 +382,7 @@ mod tests {
         assert!(
             matches!(parse(Command::TakeManyCounted, &a).unwrap(), Call::Many { keys, counted: Some(Counted { base: b"m", .. }), .. } if keys.len() == 2)
         );
-        let a = args("ratelimit.compound_counted 3 a b m api 0 x fixed_window 1000 5 gcra 1000 3000 1");
+        let a = args("ratelimit.compound2_counted 3 a b m api 0 x fixed_window 1000 5 gcra 1000 3000 1");
         assert!(matches!(parse(Command::CompoundCounted, &a).unwrap(), Call::Compound { ref members, counted: Some(_), .. } if members.len() == 2));
         // The base alone, or no room for the counting arguments: arity.
         assert_eq!(refusal(Command::TakeCounted, "t 1 m api 0 x fixed_window 1000 5 1"), "arity");
@@ -411,5 +419,23 @@ mod tests {
         let call = parse(Command::Take, &a).unwrap();
         let reply = run(&mut store, &call).unwrap();
         assert_eq!(reply, [1.0f64, 1_000_000.0].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+    }
+
+    fn doubles(xs: &[f64]) -> Vec<u8> {
+        xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn a_compound_replies_every_members_own_record() {
+        let mut store = Store::with_clock(|| 1_000_000_000);
+        // 2 per second and 5 per minute: the third call is denied by the first member alone,
+        // and the second, untouched, says what it has left.
+        let a = args("ratelimit.compound2 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
+        let call = parse(Command::Compound, &a).unwrap();
+        assert_eq!(run(&mut store, &call).unwrap(), doubles(&[1.0, 1e6, 0.0, 0.0, 4.0, 6e7, 0.0, 0.0]));
+        run(&mut store, &call).unwrap();
+        assert_eq!(run(&mut store, &call).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
+        let a = args("ratelimit.compound2_peek 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
+        assert_eq!(run(&mut store, &parse(Command::CompoundPeek, &a).unwrap()).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
     }
 }

@@ -124,19 +124,28 @@ pub fn hit_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], window_ms: i64
         .collect()
 }
 
-/// A compound's answer: the 0-based member with the least remaining (the
-/// first of equals), and the most restrictive answer: the largest reset, the
-/// largest retry of the members that deny, the largest delay.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A compound's answer: every member's own, in member order, as that
+/// member's `take`/`peek` would state it after the compound's all-or-nothing
+/// outcome (committed when all fit and this is no peek; else explained, so
+/// a member that fits in a denied call says what it has left, untouched).
+/// The client combines them (the most restrictive answer) and shows each
+/// (one IETF header item per member).
+#[derive(Debug, Clone, PartialEq)]
 pub struct CompoundAnswer {
-    pub member: usize,
-    pub answer: Answer,
+    pub members: Vec<Answer>,
 }
 
 impl CompoundAnswer {
+    /// Accepted: every member fits (a denied call has at least one retry).
+    pub fn allowed(&self) -> bool {
+        self.members.iter().all(Answer::allowed)
+    }
+
+    /// The reply: one batch record per member, {remaining, reset, retry or 0, delay}.
     pub fn write_to(&self, out: &mut Vec<u8>) {
-        crate::answer::doubles(out, &[self.member as f64]);
-        self.answer.write_to(out);
+        for a in &self.members {
+            a.write_record(out);
+        }
     }
 }
 
@@ -169,7 +178,7 @@ pub fn compound_counted<K: Keyspace + ?Sized>(
 ) -> Read<CompoundAnswer> {
     let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
     let answer = compound_at(ks, members, cost, now, injected.is_some(), false)?;
-    counted(ks, base, c, now, tally([&answer.answer]));
+    counted(ks, base, c, now, if answer.allowed() { (1, 0) } else { (0, 1) });
     Ok(answer)
 }
 
@@ -186,38 +195,29 @@ fn compound_at<K: Keyspace + ?Sized>(
         checked.push(algo.check(&*ks.view(key), cost, now, injected)?);
     }
     let all = checked.iter().all(|c| c.fits);
-    let (mut least, mut low) = (0, f64::INFINITY);
-    let (mut reset, mut retry, mut delay) = (0.0f64, 0.0f64, 0.0f64);
+    let mut answers = Vec::with_capacity(members.len());
     let mut writes: Vec<(&[u8], Vec<Effect>)> = Vec::with_capacity(members.len());
     // From the last member to the first, as the Lua recursion unwinds.
     for (m, c) in checked.into_iter().enumerate().rev() {
         let (key, algo) = &members[m];
         let mut effects = Vec::new();
         let view = ks.view(key);
-        let remaining = if all && !peek {
-            let (remaining, r, d) = algo.commit(&*view, cost, now, c, &mut effects)?;
-            reset = reset.max(r);
-            delay = delay.max(d);
-            remaining
+        let answer = if all && !peek {
+            let (remaining, reset, delay) = algo.commit(&*view, cost, now, c, &mut effects)?;
+            Answer::new(remaining, reset, None, delay)
         } else {
-            let (r, w) = algo.explain(&*view, cost, now, &c)?;
-            reset = reset.max(r);
-            if !c.fits {
-                retry = retry.max(w);
-                if !peek {
-                    algo.repair(&c, &mut effects);
-                }
+            let (reset, retry) = algo.explain(&*view, cost, now, &c)?;
+            if !c.fits && !peek {
+                algo.repair(&c, &mut effects);
             }
-            c.remaining
+            Answer::new(c.remaining, reset, (!c.fits).then_some(retry), 0.0)
         };
-        if remaining <= low {
-            least = m;
-            low = remaining;
-        }
+        answers.push(answer);
         writes.push((key, effects));
     }
     for (key, effects) in writes {
         ks.apply(key, &effects)?;
     }
-    Ok(CompoundAnswer { member: least, answer: Answer::new(low, reset, (!all).then_some(retry), delay) })
+    answers.reverse();
+    Ok(CompoundAnswer { members: answers })
 }

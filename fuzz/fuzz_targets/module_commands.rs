@@ -165,11 +165,15 @@ const PARTNER: &[u8] = b"kx";
 fn as_members(store: &Store, key: &[u8], algo: &Algorithm, cost: f64, now: Option<f64>, peek: bool) {
     let alone = entries::decide(&mut store.clone(), key, algo, cost, now, peek);
     let partner = Algorithm::parse(b"token_bucket", &[b"1099511627776", b"1000000"]).unwrap();
-    for members in [[(key, *algo), (PARTNER, partner)], [(PARTNER, partner), (key, *algo)]] {
+    for (at, members) in [[(key, *algo), (PARTNER, partner)], [(PARTNER, partner), (key, *algo)]].into_iter().enumerate() {
         let mut copy = store.clone();
         let before = copy.snapshot();
         match (entries::compound(&mut copy, &members, cost, now, peek), &alone) {
-            (Ok(both), Ok(one)) => assert_eq!(both.answer.allowed(), one.allowed(), "a member answers otherwise than alone"),
+            // The partner always fits: the compound's outcome is the member's, and its own answer is the one alone.
+            (Ok(both), Ok(one)) => {
+                assert_eq!(both.allowed(), one.allowed(), "a member answers otherwise than alone");
+                assert_eq!(&both.members[at], one, "a member's own answer differs from its answer alone");
+            }
             (Err(e), Err(f)) => {
                 assert_eq!(&e, f, "a member is refused otherwise than alone");
                 assert_eq!(before, copy.snapshot(), "a refused compound wrote");
@@ -307,14 +311,14 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             Call::Compound { members, peek, .. } => {
-                let (member, answer) = replies::compound(&reply, ours(&members.iter().map(|(k, _)| *k).collect::<Vec<_>>()));
-                assert!(member < members.len(), "member {member} of {}", members.len());
+                let each = replies::compound(&reply, members.len(), ours(&members.iter().map(|(k, _)| *k).collect::<Vec<_>>()));
+                let allowed = each.iter().all(|a| a.allowed);
                 if counted.is_some() && exact {
                     assert_eq!(added, 1 + carried, "a counted compound's counters");
                 }
                 if *peek {
                     assert_eq!(before, after, "a compound peek wrote");
-                } else if !answer.allowed {
+                } else if !allowed {
                     for (key, _) in members {
                         assert_eq!(value_of(&before, key), value_of(&after, key), "a denied compound wrote a value");
                     }

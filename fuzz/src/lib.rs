@@ -152,12 +152,23 @@ pub mod replies {
         read(&doubles(reply), reply, numbers)
     }
 
-    /// A compound's reply: the member (whole, >= 0), then its answer.
-    pub fn compound(reply: &[u8], numbers: bool) -> (usize, Answer) {
-        let xs = doubles(reply);
-        assert!(!xs.is_empty(), "an empty compound reply");
-        assert!(xs[0] >= 0.0 && xs[0].fract() == 0.0 && xs[0] < 1e6, "member {}", xs[0]);
-        (xs[0] as usize, read(&xs[1..], reply, numbers))
+    /// A compound's reply: every member's answer as a batch record
+    /// {remaining, reset, retry or 0, delay}, in member order (never an error
+    /// record: a refused compound replies an error).
+    pub fn compound(reply: &[u8], n: usize, numbers: bool) -> Vec<Answer> {
+        assert_eq!(reply.len(), 32 * n, "{} bytes for a compound of {n}", reply.len());
+        doubles(reply)
+            .chunks_exact(4)
+            .map(|r| match *r {
+                [_, _, 0.0, 0.0] => read(&r[..2], reply, numbers),
+                [_, _, 0.0, _] => read(r, reply, numbers),
+                [_, _, _, delay] => {
+                    assert!(!numbers || delay == 0.0, "a member both denied and delayed: {r:?}");
+                    read(&r[..3], reply, numbers)
+                }
+                _ => unreachable!("chunks of 4"),
+            })
+            .collect()
     }
 
     /// A batch's records, then its error texts: per key whether it failed.

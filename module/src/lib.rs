@@ -23,7 +23,9 @@ use redis_module::redis_module;
 
 redis_module! {
     name: "ratelimit",
-    version: 1,
+    // 2: the compounds' reply is every member's answer, under new names
+    // (`ratelimit.compound2…`, ratelimit_core::command says why).
+    version: 2,
     allocator: (std::alloc::System, std::alloc::System),
     data_types: [],
     commands: [
@@ -31,10 +33,10 @@ redis_module! {
         ["ratelimit.peek", commands::peek, "readonly getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_many", commands::take_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.hit_many", commands::hit_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
-        ["ratelimit.compound", commands::compound_take, "write deny-oom getkeys-api", 2, 2, 1, ""],
-        ["ratelimit.compound_peek", commands::compound_peek, "readonly getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.compound2", commands::compound_take, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.compound2_peek", commands::compound_peek, "readonly getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_counted", commands::take_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_many_counted", commands::take_many_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
-        ["ratelimit.compound_counted", commands::compound_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.compound2_counted", commands::compound_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
     ],
 }

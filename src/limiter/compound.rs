@@ -5,12 +5,18 @@
 //!
 //! Its counters (`ratelimit.metrics`) are its own, under its members' key
 //! prefixes joined by `+`: a compound decision is one decision.
+//!
+//! The reply is every member's own answer; the compound's outcome (the
+//! result's properties) is combined from them here, and each member's is
+//! kept beside it (`Decision`) for the IETF header fields, one policy per
+//! member.
 
 use std::sync::{Arc, OnceLock};
 
 use super::backend::Backend;
 use super::conclude::Conclude;
 use super::instance::{CallOptions, Limiter};
+use super::outcome::OnError;
 use super::{Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::metrics::{self, Counters, Mode};
@@ -24,6 +30,49 @@ use ::redis::Value;
 /// Members of one compound: enough for "per second + per minute + per day +
 /// per user + per IP" and more, few enough that one call stays small in Redis.
 pub const MAX_MEMBERS: usize = 16;
+
+/// The members' own outcomes of one call; `None` when it failed (an
+/// `on_error` answer then answers for each of them).
+type Own = Option<Vec<Outcome>>;
+
+/// A decision's outcome, and its members' own when it is one.
+fn split(decided: Result<Decision>) -> (Result<Outcome>, Own) {
+    match decided {
+        Ok(d) => (Ok(d.outcome), Some(d.members)),
+        Err(e) => (Err(e), None),
+    }
+}
+
+/// A compound's decision: its outcome (all allowed; limit and remaining of
+/// the member with the least remaining, the first of equals; the largest
+/// retry among the members that deny; the largest reset and delay), and
+/// every member's own, in member order: what that member alone would have
+/// answered after the compound's all-or-nothing outcome (when denied, nothing
+/// was taken: each says what it has left).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub outcome: Outcome,
+    pub members: Vec<Outcome>,
+}
+
+impl Decision {
+    /// The members' own outcomes, combined.
+    fn of(members: Vec<Outcome>) -> Option<Decision> {
+        let least = *members.iter().min_by_key(|o| o.remaining)?;
+        let allowed = members.iter().all(|o| o.allowed);
+        let most = |f: fn(&Outcome) -> i64| members.iter().map(f).max().unwrap_or(0);
+        let outcome = Outcome {
+            allowed,
+            limit: least.limit,
+            remaining: least.remaining,
+            retry_after_us: members.iter().filter(|o| !o.allowed).map(|o| o.retry_after_us).max().unwrap_or(0),
+            reset_after_us: most(|o| o.reset_after_us),
+            delay_us: if allowed { most(|o| o.delay_us) } else { 0 },
+            would_deny: false,
+        };
+        Some(Decision { outcome, members })
+    }
+}
 
 pub struct Compound {
     members: Vec<Arc<Limiter>>,
@@ -88,13 +137,34 @@ impl Compound {
         self.members.iter().map(|m| m.key(id)).collect()
     }
 
-    /// The reply of `lua/entries.lua`: the member that answers, then its answer.
-    fn outcome(&self, reply: &[i64]) -> Result<Outcome> {
-        let member = reply.first().and_then(|&m| self.members.get(usize::try_from(m).ok()?));
-        match member {
-            Some(m) => Policy::outcome(m.policy(), &reply[1..]),
-            None => Err(Error::Redis(format!("unexpected script reply {reply:?}"))),
+    /// The reply of `lua/entries.lua`: every member's answer as a batch
+    /// record, in member order.
+    fn decision(&self, reply: &[i64]) -> Result<Decision> {
+        let unexpected = || Error::Redis(format!("unexpected script reply {reply:?}"));
+        if reply.len() != 4 * self.members.len() {
+            return Err(unexpected());
         }
+        let members = reply
+            .chunks_exact(4)
+            .zip(&self.members)
+            .map(|(r, m)| m.policy().outcome(Ints::of_record(r[0], r[1], r[2], r[3]).as_slice()))
+            .collect::<Result<Vec<Outcome>>>()?;
+        Decision::of(members).ok_or_else(unexpected)
+    }
+
+    /// The call's answer: its outcome concluded (dry run, `on_error`, the
+    /// counters), with the members' own from the reply; a failure that
+    /// `on_error` answers gives every member that answer for its own limit.
+    fn concluded(&self, conclude: &Conclude, outcome: Result<Outcome>, members: Own, on_error: OnError) -> Result<Decision> {
+        Ok(self.joined(conclude.one(outcome, false)?, members, on_error))
+    }
+
+    /// A concluded outcome with its members' own (`None`: it is `on_error`'s answer).
+    fn joined(&self, outcome: Outcome, members: Own, on_error: OnError) -> Decision {
+        let members = members.unwrap_or_else(|| {
+            self.members.iter().map(|m| Outcome::on_error(on_error, m.limit()).unwrap_or(Outcome { limit: m.limit(), ..outcome })).collect()
+        });
+        Decision { outcome, members }
     }
 
     pub fn limit(&self) -> i64 {
@@ -105,17 +175,17 @@ impl Compound {
         self.members[0].backend()
     }
 
-    /// One all-or-nothing call on this compound's target, its reply read as an outcome.
-    fn decide_one(&self, call: &EntryCall<Vec<u8>>, opts: CallOptions) -> Result<Outcome> {
+    /// One all-or-nothing call on this compound's target, its reply read as a decision.
+    fn decide_one(&self, call: &EntryCall<Vec<u8>>, opts: CallOptions) -> Result<Decision> {
         let ints: Result<Ints> = match self.backend() {
             Backend::Memory(store) => store.decide(call),
             Backend::Redis(conns) => conns.run(opts.timeouts, |conn| script::decide(conn, call, opts.server_module)),
         };
-        ints.and_then(|ints| self.outcome(ints.as_slice()))
+        ints.and_then(|ints| self.decision(ints.as_slice()))
     }
 
     /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).
-    pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
+    pub fn decide_at(&self, id: &[u8], op: Op, opts: CallOptions, now_us: Option<i64>) -> Result<Decision> {
         self.check_cost(op.cost())?;
         let keys = self.keys(id)?;
         let conclude = self.conclude(op, opts);
@@ -135,15 +205,16 @@ impl Compound {
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
-        conclude.one(decided, false)
+        let (outcome, members) = split(decided);
+        self.concluded(&conclude, outcome, members, opts.on_error)
     }
 
-    pub fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
+    pub fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Decision> {
         self.decide_at(id, op, opts, None)
     }
 
     /// `decide(id, Op::Consume(cost))` for every id, in order, in one round trip.
-    pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
+    pub fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Decision>> {
         self.check_cost(cost)?;
         let keys =
             ids.iter().enumerate().map(|(i, id)| self.keys(id).map_err(|e| e.in_entry(&format!("at position {i}:")))).collect::<Result<Vec<_>>>()?;
@@ -160,16 +231,27 @@ impl Compound {
         };
         let counting = counting.as_ref().map_or(&[][..], |c| &c[..]);
         let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let decided = match self.backend() {
+        let decided: Result<Vec<Result<Decision>>> = match self.backend() {
             Backend::Memory(_) => Ok(calls
                 .iter()
                 .map(|keys| self.decide_one(&EntryCall { entry, keys, counting, args: &self.args, extra: &extra[..n] }, opts))
                 .collect()),
             Backend::Redis(conns) => conns
                 .run_many(opts.timeouts, |conn| script::decide_each(conn, entry, &calls, counting, &self.args, &extra[..n], opts.server_module))
-                .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect()),
+                .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.decision(ints.as_slice()))).collect()),
         };
-        conclude.batch(decided, calls.len())
+        // Concluded as one limiter's batch (`Conclude::batch`); each call's
+        // members kept beside its outcome, or the `on_error` answer's.
+        let n = calls.len();
+        let (outcomes, members): (Result<Vec<Result<Outcome>>>, Vec<Own>) = match decided {
+            Ok(each) => {
+                let (outcomes, members) = each.into_iter().map(split).unzip();
+                (Ok(outcomes), members)
+            }
+            Err(e) => (Err(e), vec![None; n]),
+        };
+        let outcomes = conclude.batch(outcomes, n)?;
+        Ok(outcomes.into_iter().zip(members).map(|(o, m)| self.joined(o, m, opts.on_error)).collect())
     }
 
     /// Deletes every member's key of `id`, in one command (on a cluster, sent

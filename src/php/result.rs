@@ -16,7 +16,7 @@
 //! `RateLimitResultObject` is the PHP class itself.
 #![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::class::RegisteredClass;
@@ -32,9 +32,10 @@ use super::register::Finish;
 use super::values;
 use super::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_STRING};
 use crate::error::{Error, Result};
+use crate::limiter::compound::Decision;
 use crate::limiter::Outcome;
 use crate::php::header_style_arg::StyleArg;
-use crate::php::headers::{header_fields, HeaderValue};
+use crate::php::headers::{header_fields, HeaderValue, Policies};
 
 pub const CLASS: &str = "RateLimitResult";
 
@@ -50,13 +51,26 @@ const PROPERTIES: [(&str, u32); 7] = [
 ];
 
 /// A decision on its way to PHP: becomes a `RateLimitResult` object with its
-/// readonly properties set.
+/// readonly properties set (and, for a compound's, its members' own
+/// decisions, which `headers('ietf')` lists one by one).
 #[derive(Debug, Clone, PartialEq)]
-pub struct RateLimitResult(Outcome);
+pub struct RateLimitResult {
+    outcome: Outcome,
+    policies: Option<Policies>,
+}
 
 impl RateLimitResult {
     pub fn new(outcome: Outcome) -> Self {
-        RateLimitResult(outcome)
+        RateLimitResult { outcome, policies: None }
+    }
+
+    /// A compound's decision; `names`: its members' in the IETF fields.
+    pub fn compound(d: Decision, names: &Arc<[String]>) -> Self {
+        RateLimitResult { outcome: d.outcome, policies: Some(Policies { names: names.clone(), each: d.members }) }
+    }
+
+    pub fn outcome(&self) -> &Outcome {
+        &self.outcome
     }
 }
 
@@ -65,8 +79,9 @@ impl IntoZval for RateLimitResult {
     const NULLABLE: bool = false;
 
     fn set_zval(self, zv: &mut Zval, persistent: bool) -> ext_php_rs::error::Result<()> {
-        let mut object: ZBox<ZendClassObject<RateLimitResultObject>> = ZendClassObject::new(RateLimitResultObject { outcome: self.0 });
-        let outcome = object.outcome;
+        let outcome = self.outcome;
+        let mut object: ZBox<ZendClassObject<RateLimitResultObject>> =
+            ZendClassObject::new(RateLimitResultObject { outcome, policies: self.policies });
         fill(&mut object.std, &outcome);
         object.set_zval(zv, persistent)
     }
@@ -101,6 +116,9 @@ fn fill(object: &mut ZendObject, o: &Outcome) {
 #[derive(Clone)]
 pub struct RateLimitResultObject {
     outcome: Outcome,
+    /// A compound's members, each its own IETF item; `None` for one limiter's
+    /// decision and for one built by PHP code.
+    policies: Option<Policies>,
 }
 
 /// The constructor's parameters, in order.
@@ -188,19 +206,20 @@ impl RateLimitResultObject {
             return Err(PhpException::new(format!("Cannot modify readonly property {CLASS}::$allowed"), 0, ce::error()));
         }
         fill(this, &outcome);
-        Ok(RateLimitResultObject { outcome })
+        Ok(RateLimitResultObject { outcome, policies: None })
     }
 
     /// The rate-limit header fields of this decision, in `$style`:
     /// `"x"`: `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`
     /// (seconds from now, rounded up); `"ietf"`: `RateLimit-Policy` and `RateLimit`
-    /// of draft-ietf-httpapi-ratelimit-headers-09. Both add `Retry-After` (whole
-    /// seconds, at least 1) when denied. See `headers.rs`.
+    /// of draft-ietf-httpapi-ratelimit-headers-09 (a compound's: an item per
+    /// member, each its own numbers). Both add `Retry-After` (whole seconds, at
+    /// least 1) when denied. See `headers.rs`.
     #[php(defaults(style = "\"x\""))]
     pub fn headers(&self, style: StyleArg) -> PhpResult<ZBox<ZendHashTable>> {
         let style = style.style()?;
         let mut h = ZendHashTable::new();
-        for (name, value) in header_fields(&self.outcome, style) {
+        for (name, value) in header_fields(&self.outcome, self.policies.as_ref(), style) {
             match value {
                 HeaderValue::Int(i) => h.insert(name, i)?,
                 HeaderValue::Text(t) => h.insert(name, t)?,

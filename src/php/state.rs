@@ -15,13 +15,14 @@ use super::connection;
 use super::connection_parts::TimeoutOverrides;
 use super::exceptions::in_call;
 use super::forms::{Args, Signature};
+use super::headers::policy_names;
 use super::id_list::{IdList, Key};
 use super::result::RateLimitResult;
 use super::values::{Id, Int};
 use crate::error::Result;
 use crate::limiter::compound::Compound;
 use crate::limiter::instance::{CallOptions, Limiter};
-use crate::limiter::{Op, Outcome, Policy};
+use crate::limiter::{Op, Policy};
 use crate::redis::pool::Timeouts;
 use crate::settings;
 
@@ -29,26 +30,29 @@ use crate::settings;
 #[derive(Clone)]
 pub enum Decider {
     One(std::sync::Arc<Limiter>),
-    Many(std::sync::Arc<Compound>),
+    /// A compound, and its members' names in the IETF header fields (`headers::policy_names`).
+    Many(std::sync::Arc<Compound>, std::sync::Arc<[String]>),
 }
 
 impl Decider {
-    fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<Outcome> {
+    fn decide(&self, id: &[u8], op: Op, opts: CallOptions) -> Result<RateLimitResult> {
         match self {
-            Decider::One(l) => l.decide(id, op, opts),
-            Decider::Many(c) => c.decide(id, op, opts),
+            Decider::One(l) => l.decide(id, op, opts).map(RateLimitResult::new),
+            Decider::Many(c, names) => c.decide(id, op, opts).map(|d| RateLimitResult::compound(d, names)),
         }
     }
-    fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<Outcome>> {
+    fn decide_many(&self, ids: &[&[u8]], cost: i64, opts: CallOptions) -> Result<Vec<RateLimitResult>> {
         match self {
-            Decider::One(l) => l.decide_many(ids, cost, opts),
-            Decider::Many(c) => c.decide_many(ids, cost, opts),
+            Decider::One(l) => l.decide_many(ids, cost, opts).map(|all| all.into_iter().map(RateLimitResult::new).collect()),
+            Decider::Many(c, names) => {
+                c.decide_many(ids, cost, opts).map(|all| all.into_iter().map(|d| RateLimitResult::compound(d, names)).collect())
+            }
         }
     }
     fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         match self {
             Decider::One(l) => l.reset(id, timeouts),
-            Decider::Many(c) => c.reset(id, timeouts),
+            Decider::Many(c, _) => c.reset(id, timeouts),
         }
     }
 }
@@ -80,17 +84,19 @@ impl LimiterState {
     }
 
     /// The state of a compound of `members` (other limiters' states): their
-    /// decisions in one, on the first member's timeouts.
-    pub fn compound(class: &'static str, members: &[&LimiterState]) -> Result<Self> {
+    /// decisions in one, on the first member's timeouts; `keys`: the members'
+    /// keys in `$limiters`, which name them in the IETF header fields.
+    pub fn compound(class: &'static str, members: &[&LimiterState], keys: Vec<Vec<u8>>) -> Result<Self> {
         let limiters = members
             .iter()
             .map(|m| match &m.decider {
                 Decider::One(l) => Ok(l.clone()),
-                Decider::Many(_) => Err(crate::error::Error::value("limiters", "must not hold a CompoundRateLimiter; list its members instead")),
+                Decider::Many(..) => Err(crate::error::Error::value("limiters", "must not hold a CompoundRateLimiter; list its members instead")),
             })
             .collect::<Result<Vec<_>>>()?;
         let timeouts = members.first().map(|m| m.timeouts).unwrap_or_default();
-        Ok(LimiterState { class, decider: Decider::Many(std::sync::Arc::new(Compound::new(limiters)?)), timeouts, remaining: None, dry_run: None })
+        let decider = Decider::Many(std::sync::Arc::new(Compound::new(limiters)?), policy_names(keys));
+        Ok(LimiterState { class, decider, timeouts, remaining: None, dry_run: None })
     }
 
     /// `withDryRun($on)`: the same limiter (same target, keys, policy,
@@ -124,36 +130,36 @@ impl LimiterState {
 
     /// Reads `$id` (and `$cost`) as `method` received them, decides `op`, and
     /// keeps the remaining count for `$remaining`.
-    fn decide(&mut self, method: &str, id: Id, cost: Option<Int>) -> PhpResult<Outcome> {
+    fn decide(&mut self, method: &str, id: Id, cost: Option<Int>) -> PhpResult<RateLimitResult> {
         let params: &[&str] = if cost.is_some() { &["id", "cost"] } else { &["id"] };
-        let run = || -> Result<Outcome> {
+        let run = || -> Result<RateLimitResult> {
             let op = match cost {
                 Some(cost) => Op::Consume(cost.value("cost")?),
                 None => Op::Peek,
             };
             self.decider.decide(&id.bytes()?, op, self.options())
         };
-        let outcome = run().map_err(|e| self.explain(method, params, e))?;
-        self.remaining = Some(outcome.remaining);
-        Ok(outcome)
+        let result = run().map_err(|e| self.explain(method, params, e))?;
+        self.remaining = Some(result.outcome().remaining);
+        Ok(result)
     }
 
     pub fn is_allowed(&mut self, method: &str, id: Id, cost: Int) -> PhpResult<bool> {
-        Ok(self.decide(method, id, Some(cost))?.allowed)
+        Ok(self.decide(method, id, Some(cost))?.outcome().allowed)
     }
 
     pub fn consume(&mut self, id: Id, cost: Int) -> PhpResult<RateLimitResult> {
-        Ok(RateLimitResult::new(self.decide("consume", id, Some(cost))?))
+        self.decide("consume", id, Some(cost))
     }
 
     pub fn peek(&mut self, id: Id) -> PhpResult<RateLimitResult> {
-        Ok(RateLimitResult::new(self.decide("peek", id, None)?))
+        self.decide("peek", id, None)
     }
 
     /// `consume()` for every id of `$ids` in order, in one round trip; the
     /// answers under the same keys. `[]` answers `[]` without Redis.
     pub fn consume_many(&mut self, ids: IdList, cost: Int) -> PhpResult<ZBox<ZendHashTable>> {
-        let run = || -> Result<(Vec<Key>, Vec<Outcome>)> {
+        let run = || -> Result<(Vec<Key>, Vec<RateLimitResult>)> {
             let entries = ids.entries()?;
             let cost = cost.value("cost")?;
             let (keys, ids): (Vec<Key>, Vec<Vec<u8>>) = entries.into_iter().unzip();
@@ -161,13 +167,12 @@ impl LimiterState {
             let outcomes = self.decider.decide_many(&slices, cost, self.options()).map_err(|e| e.renamed("id", "ids"))?;
             Ok((keys, outcomes))
         };
-        let (keys, outcomes) = run().map_err(|e| self.explain("consumeMany", &["ids", "cost"], e))?;
-        if let Some(last) = outcomes.last() {
-            self.remaining = Some(last.remaining);
+        let (keys, results) = run().map_err(|e| self.explain("consumeMany", &["ids", "cost"], e))?;
+        if let Some(last) = results.last() {
+            self.remaining = Some(last.outcome().remaining);
         }
         let mut answer = ZendHashTable::new();
-        for (key, outcome) in keys.into_iter().zip(outcomes) {
-            let result = RateLimitResult::new(outcome);
+        for (key, result) in keys.into_iter().zip(results) {
             match key {
                 Key::Index(i) => answer.insert_at_index(i, result)?,
                 Key::Name(name) => answer.insert(ArrayKey::ZendString(&ZendStr::new(&name, false)), result)?,
@@ -192,7 +197,7 @@ impl LimiterState {
     pub fn limiter(&self) -> &Limiter {
         match &self.decider {
             Decider::One(l) => l,
-            Decider::Many(c) => &c.members()[0],
+            Decider::Many(c, _) => &c.members()[0],
         }
     }
 

@@ -10,35 +10,61 @@
 use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
 /// One answer: at most 5 integers (see `limiter::Outcome::from_reply`
-/// and `lua/entries.lua`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// and `lua/entries.lua`), or a compound's: a batch record of 4 per member.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Ints {
     vals: [i64; 5],
     len: usize,
+    /// A reply longer than `vals` holds (a compound's), whole; else empty,
+    /// so the answers of single decisions allocate nothing.
+    more: Vec<i64>,
 }
+
+/// The longest answer: a compound of 16 members, 4 integers each.
+const MOST: usize = 64;
 
 /// A batch reply's record per key: its answer, or the text of its own error.
 pub type Record<'a> = Result<Ints, &'a [u8]>;
 
 impl Ints {
     pub fn as_slice(&self) -> &[i64] {
-        &self.vals[..self.len]
+        if self.more.is_empty() {
+            &self.vals[..self.len]
+        } else {
+            &self.more
+        }
     }
 
-    /// An answer (take, peek, a compound's: up to 5 doubles) from its bytes.
+    /// An answer (take, peek: up to 5 doubles; a compound's: 4 per member,
+    /// up to 64) from its bytes.
     pub fn from_bytes(bytes: &[u8]) -> Option<Ints> {
-        if !bytes.len().is_multiple_of(8) || bytes.len() > 40 {
+        if !bytes.len().is_multiple_of(8) || bytes.len() > 8 * MOST {
             return None;
         }
-        let mut out = Ints { len: bytes.len() / 8, ..Ints::default() };
-        for (slot, chunk) in out.vals.iter_mut().zip(bytes.chunks_exact(8)) {
+        let mut ints = bytes.chunks_exact(8).map(|chunk| {
             let x = f64::from_le_bytes(chunk.try_into().ok()?);
-            if !x.is_finite() || x.fract() != 0.0 {
-                return None;
-            }
-            *slot = x as i64;
+            (x.is_finite() && x.fract() == 0.0).then_some(x as i64)
+        });
+        let mut out = Ints { len: bytes.len() / 8, ..Ints::default() };
+        if out.len > out.vals.len() {
+            out.more = ints.collect::<Option<Vec<i64>>>()?;
+            return Some(out);
+        }
+        for (slot, x) in out.vals.iter_mut().zip(&mut ints) {
+            *slot = x?;
         }
         Some(out)
+    }
+
+    /// A batch record {remaining, reset, retry or 0, delay} (`take_many`'s,
+    /// a compound member's) as the answer `take` replies for the same decision.
+    pub fn of_record(remaining: i64, reset: i64, retry: i64, delay: i64) -> Ints {
+        let (vals, len) = match (retry, delay) {
+            (0, 0) => ([remaining, reset, 0, 0, 0], 2),
+            (0, delay) => ([remaining, reset, 0, delay, 0], 4),
+            (retry, _) => ([remaining, reset, retry, 0, 0], 3),
+        };
+        Ints { vals, len, more: Vec::new() }
     }
 
     /// The reply of `take_many` (and `hit_many`) for `n` keys: per key 4
@@ -58,9 +84,7 @@ impl Ints {
                     texts = rest;
                     Err(text)
                 }
-                [remaining, reset, 0, 0] => Ok(Ints { vals: [remaining, reset, 0, 0, 0], len: 2 }),
-                [remaining, reset, 0, delay] => Ok(Ints { vals: [remaining, reset, 0, delay, 0], len: 4 }),
-                [remaining, reset, retry, _] => Ok(Ints { vals: [remaining, reset, retry, 0, 0], len: 3 }),
+                [remaining, reset, retry, delay] => Ok(Ints::of_record(remaining, reset, retry, delay)),
                 _ => unreachable!("four doubles make four integers"),
             };
             out.push(answer);
@@ -168,8 +192,15 @@ mod tests {
         assert_eq!(ints.as_slice(), &[3, 1_000_000, 9_007_199_254_740_991]);
         assert!(Ints::from_value(Value::BulkString(doubles(&[0.5]))).is_err());
         assert!(Ints::from_value(Value::BulkString(vec![0; 7])).is_err());
-        assert!(Ints::from_value(Value::BulkString(doubles(&[1.0; 6]))).is_err());
         assert!(Ints::from_value(Value::Int(1)).is_err());
+        // A compound's: 4 per member, up to 16 members.
+        let long: Vec<f64> = (0..64).map(f64::from).collect();
+        assert_eq!(Ints::from_value(Value::BulkString(doubles(&long))).unwrap().as_slice(), &(0..64).collect::<Vec<i64>>()[..]);
+        assert_eq!(Ints::from_value(Value::BulkString(doubles(&[1.0; 6]))).unwrap().as_slice(), &[1; 6]);
+        assert!(Ints::from_value(Value::BulkString(doubles(&[1.0; 65]))).is_err());
+        let mut bad = long.clone();
+        bad[40] = 0.5;
+        assert!(Ints::from_value(Value::BulkString(doubles(&bad))).is_err());
     }
 
     #[test]

@@ -42,9 +42,13 @@ fn state_of(z: &Zval) -> Option<(&LimiterState, &GivenNumbers)> {
         .or_else(|| of::<CompoundRateLimiter>(z))
 }
 
-/// The `$limiters` argument: the members' states and what `var_dump()` shows
-/// of them, or what is wrong with it.
-pub struct Members<'a>(std::result::Result<(Vec<&'a LimiterState>, Vec<Member>), Invalid>);
+/// The `$limiters` argument: the members' states, what `var_dump()` shows
+/// of them and their keys in the array (their names in the IETF header
+/// fields), or what is wrong with it.
+pub struct Members<'a>(std::result::Result<Parts<'a>, Invalid>);
+
+/// The members' states, what `var_dump()` shows of them, their keys.
+type Parts<'a> = (Vec<&'a LimiterState>, Vec<Member>, Vec<Vec<u8>>);
 
 impl<'a> FromZval<'a> for Members<'a> {
     const TYPE: DataType = DataType::Array;
@@ -55,6 +59,7 @@ impl<'a> FromZval<'a> for Members<'a> {
         };
         let mut members = Vec::with_capacity(array.len());
         let mut shown = Vec::with_capacity(array.len());
+        let mut keys = Vec::with_capacity(array.len());
         for (key, value) in entries(array) {
             match state_of(value.dereference()) {
                 Some((state, policy)) => {
@@ -64,6 +69,7 @@ impl<'a> FromZval<'a> for Members<'a> {
                         key_prefix: state.limiter().key(b"").unwrap_or_default(),
                         policy: policy.clone(),
                     });
+                    keys.push(key.into_bytes());
                 }
                 None => {
                     let what = format!("must contain only rate limiters of this extension, {} given at key {}", type_name(value), key.shown());
@@ -71,7 +77,7 @@ impl<'a> FromZval<'a> for Members<'a> {
                 }
             }
         }
-        Some(Members(Ok((members, shown))))
+        Some(Members(Ok((members, shown, keys))))
     }
 }
 
@@ -89,8 +95,8 @@ rate_limiter_impl!(CompoundRateLimiter {
     /// All-or-nothing over `$limiters` (1 to 16, one connection target, distinct key prefixes).
     pub fn __construct(limiters: Members) -> PhpResult<Self> {
         let make = || -> crate::error::Result<(LimiterState, GivenNumbers)> {
-            let (members, shown) = limiters.0.map_err(|e| e.of("limiters"))?;
-            Ok((LimiterState::compound(CLASS, &members)?, GivenNumbers::compound(shown)))
+            let (members, shown, keys) = limiters.0.map_err(|e| e.of("limiters"))?;
+            Ok((LimiterState::compound(CLASS, &members, keys)?, GivenNumbers::compound(shown)))
         };
         let (state, policy) = make().map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &["limiters"]))?;
         remaining::initialize::<Self>();
