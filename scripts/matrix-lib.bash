@@ -106,11 +106,15 @@ stop_processes_in() {
 
 # A fresh copy of the checkout's files (what git tracks or would add) in
 # $1/build/ratelimit, and the mount points of the host's Rust toolchain.
+# The copies are stamped now (tar -m), not with the checkout's times: the
+# root's target dir outlives the copy, and cargo, which compares times, took
+# another checkout's older files for unchanged and ran the build it had made
+# of different sources (seen: a run of one commit tested another's .so).
 copy_checkout_into() {
   mkdir -p "$1/build/ratelimit" "$1/root/.cargo" "$1/root/.rustup"
   find "$1/build/ratelimit" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
   git -C "$checkout" ls-files -z --cached --others --exclude-standard \
-    | (cd "$checkout" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$1/build/ratelimit"
+    | (cd "$checkout" && tar --null -T - -cf - 2>/dev/null) | tar -xmf - -C "$1/build/ratelimit"
 }
 
 # What a run in root $1 needs besides the mounts: apt can resolve names, the
