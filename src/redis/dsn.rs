@@ -29,12 +29,19 @@ pub fn parse_dsn(dsn: &str) -> Result<Target> {
     }
 }
 
+/// A TLS form's query (its options, maybe none: `Some("")`) split off `rest`;
+/// `None` without TLS, where a `?` stays in `rest` (and is refused there).
+fn tls_query(rest: &str, tls: bool) -> (&str, Option<&str>) {
+    match rest.split_once('?') {
+        Some((r, q)) if tls => (r, Some(q)),
+        _ if tls => (rest, Some("")),
+        _ => (rest, None),
+    }
+}
+
 /// `redis://` and the TLS schemes, after `://`.
 fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
-    let (rest, query) = match rest.split_once('?') {
-        Some((r, q)) if tls => (r, Some(q)),
-        _ => (rest, None),
-    };
+    let (rest, query) = tls_query(rest, tls);
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i + 1..]),
         None => (rest, ""),
@@ -49,17 +56,14 @@ fn parse_tcp(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     if !path.is_empty() {
         target.db = parse_db(dsn, path)?;
     }
-    with_tls_query(dsn, target, tls.then(|| query.unwrap_or("")))
+    with_tls_query(dsn, target, query)
 }
 
 /// `redis-cluster://[[user]:password@]host:port[,host:port…]`: seed nodes; no db
 /// (a cluster has only db 0). `rediss-cluster://` is TLS to every node, with
 /// the query of `rediss://`.
 fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
-    let (rest, query) = match rest.split_once('?') {
-        Some((r, q)) if tls => (r, Some(q)),
-        _ => (rest, None),
-    };
+    let (rest, query) = tls_query(rest, tls);
     let rest = rest.strip_suffix('/').unwrap_or(rest);
     if rest.contains('/') || rest.contains('?') || rest.contains('#') || query.is_some_and(|q| q.contains('#')) {
         return Err(bad_dsn(dsn, "a cluster has no db, path or query: redis-cluster://host:port[,host:port…]"));
@@ -74,7 +78,7 @@ fn parse_cluster(dsn: &str, rest: &str, tls: bool) -> Result<Target> {
     }
     let mut target = Target::cluster(seeds);
     set_credentials(dsn, &mut target, userinfo)?;
-    with_tls_query(dsn, target, tls.then(|| query.unwrap_or("")))
+    with_tls_query(dsn, target, query)
 }
 
 /// `unix:///path/to/redis.sock[?db=N&user=…&password=…]`, after `://`.
