@@ -37,7 +37,12 @@ foreach ([
         $body = str_replace(RL_URL, 'RL_URL', trim($body));
         echo "request $i: $status ", preg_replace('/\n+/', "\n  ", $body), "\n";
     }
-    usleep(300000); // php-fpm's master writes what a worker said a moment later
+    // php-fpm's master writes what a worker said a moment later (under load,
+    // seconds): where the pool logs it, wait for both warnings, up to 5 s;
+    // then a while more, for what should not be there.
+    $logged = in_array('catch_workers_output = yes', $pool, true) ? 2 : 0;
+    for ($i = 0; $i < 250 && count($warnings($fpm['log'])) < $logged; $i++) usleep(20000);
+    usleep(300000);
     foreach (['web server' => $fpm['nginx_log'], 'pool' => $fpm['log']] as $which => $log) {
         echo "$which log:", $warnings($log) ? "\n  " . implode("\n  ", $warnings($log)) : ' nothing', "\n";
         if (str_contains((string) @file_get_contents($log), 's3cret')) echo "  the password is in the $which log\n";

@@ -42,7 +42,8 @@ printf("Yii's Counter (FileCache), same race: %d of 200 accepted with limit 50 (
 
 rl_stop_redis($redis, false);
 echo "redis down: ", $show('index.php?down'), "\n";
-echo preg_match('/PHP message: rate limiter unavailable: (.*?)"?$/m', (string) file_get_contents($app['log']), $m) ? "logged: $m[1]\n" : "not logged\n";
+$m = rl_fpm_log_match($app['log'], '/PHP message: rate limiter unavailable: (.*?)"?$/m');
+echo $m ? "logged: $m[1]\n" : "not logged:\n" . @file_get_contents($app['log']) . "\n";
 $allow = rl_yii_serve(3, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'allow'], ['RL_LIMIT' => '5']);
 echo "redis down, on_error=allow: ", $show('index.php?down', $allow), "\n";
 $deny = rl_yii_serve(3, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'deny'], ['RL_LIMIT' => '5']);
