@@ -94,6 +94,15 @@ fn alive(at: i64, now_ms: i64) -> bool {
     at >= now_ms
 }
 
+/// PTTL of `entry` (a live one, or none) at `now` (ms).
+fn pttl_at(entry: Option<&Entry>, now: i64) -> i64 {
+    match entry {
+        None => -2,
+        Some(Entry { expires_at: None, .. }) => -1,
+        Some(Entry { expires_at: Some(at), .. }) => at - now,
+    }
+}
+
 /// Microseconds of the wall clock (what Redis's TIME reads).
 pub fn wall_clock_us() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros() as i64)
@@ -116,7 +125,12 @@ impl Store {
     }
 
     fn live(&self, key: &[u8]) -> Option<&Entry> {
-        self.keys.get(key).filter(|e| e.expires_at.is_none_or(|at| alive(at, self.now_ms())))
+        self.live_at(key, self.now_ms())
+    }
+
+    /// The entry at `key` if it lives at `now` (ms): one lookup, one clock read.
+    fn live_at(&self, key: &[u8], now: i64) -> Option<&Entry> {
+        self.keys.get(key).filter(|e| e.expires_at.is_none_or(|at| alive(at, now)))
     }
 
     /// The live value at `key`.
@@ -126,11 +140,8 @@ impl Store {
 
     /// PTTL: ms left, -1 without expiry, -2 missing.
     pub fn pttl(&self, key: &[u8]) -> i64 {
-        match self.live(key) {
-            None => -2,
-            Some(Entry { expires_at: None, .. }) => -1,
-            Some(Entry { expires_at: Some(at), .. }) => at - self.now_ms(),
-        }
+        let now = self.now_ms();
+        pttl_at(self.live_at(key, now), now)
     }
 
     /// SET/HSET/ZADD of a whole value without expiry: what another program
@@ -196,20 +207,16 @@ impl Store {
     fn apply_one(&mut self, key: &[u8], effect: &Effect) -> Result<(), Refused> {
         let now = self.now_ms();
         match effect {
-            Effect::SetPx(v, ms) => {
-                self.keys.insert(key.to_vec(), Entry { value: Value::Str(v.clone()), expires_at: Some(now + ms) });
-            }
-            Effect::Set(v) => {
-                self.keys.insert(key.to_vec(), Entry { value: Value::Str(v.clone()), expires_at: None });
-            }
+            Effect::SetPx(v, ms) => self.set(key, v, Some(now + ms)),
+            Effect::Set(v) => self.set(key, v, None),
             Effect::IncrBy(n) => {
                 let e = self.entry(key, |v| matches!(v, Value::Str(_)), || Value::Str(b"0".to_vec()))?;
                 let Value::Str(s) = &mut e.value else { unreachable!() };
                 let sum = redis_int(s).ok_or_else(Refused::not_an_integer)?.checked_add(*n).ok_or_else(Refused::not_an_integer)?;
                 *s = sum.to_string().into_bytes();
             }
-            Effect::PExpire(ms) => self.expire_at(key, now + ms),
-            Effect::PExpireAt(at) => self.expire_at(key, *at),
+            Effect::PExpire(ms) => self.expire_at(key, now + ms, now),
+            Effect::PExpireAt(at) => self.expire_at(key, *at, now),
             Effect::HIncrBy(field, n) => {
                 let e = self.entry(key, |v| matches!(v, Value::Hash(_)), || Value::Hash(HashMap::new()))?;
                 let Value::Hash(h) = &mut e.value else { unreachable!() };
@@ -255,10 +262,29 @@ impl Store {
         Ok(())
     }
 
+    /// SET (with PX: `expires_at`): a decision's state replaced in place
+    /// when the key is there (one lookup, no new key allocated).
+    fn set(&mut self, key: &[u8], v: &[u8], expires_at: Option<i64>) {
+        match self.keys.get_mut(key) {
+            Some(e) => {
+                match &mut e.value {
+                    Value::Str(s) => {
+                        s.clear();
+                        s.extend_from_slice(v);
+                    }
+                    other => *other = Value::Str(v.to_vec()),
+                }
+                e.expires_at = expires_at;
+            }
+            None => {
+                self.keys.insert(key.to_vec(), Entry { value: Value::Str(v.to_vec()), expires_at });
+            }
+        }
+    }
+
     /// PEXPIRE/PEXPIREAT: an instant already reached deletes the key (as
     /// Redis does for one that is not in the future).
-    fn expire_at(&mut self, key: &[u8], at: i64) {
-        let now = self.now_ms();
+    fn expire_at(&mut self, key: &[u8], at: i64, now: i64) {
         if at <= now {
             self.keys.remove(key);
         } else if let Some(e) = self.keys.get_mut(key) {
@@ -269,7 +295,10 @@ impl Store {
 
 impl Keyspace for Store {
     fn view<'a>(&'a self, key: &'a [u8]) -> Box<dyn View + 'a> {
-        Box::new(KeyView { value: self.value(key), pttl: self.pttl(key), expires_at: self.live(key).map(|e| e.expires_at) })
+        // One lookup at one instant for all a decision reads of the key.
+        let now = self.now_ms();
+        let live = self.live_at(key, now);
+        Box::new(KeyView { value: live.map(|e| &e.value), pttl: pttl_at(live, now), expires_at: live.map(|e| e.expires_at) })
     }
 
     fn apply(&mut self, key: &[u8], effects: &[Effect]) -> Result<(), Refused> {
