@@ -41,7 +41,7 @@ foreach ([
     // seconds): where the pool logs it, wait for both warnings, up to 5 s;
     // then a while more, for what should not be there.
     $logged = in_array('catch_workers_output = yes', $pool, true) ? 2 : 0;
-    for ($i = 0; $i < 250 && count($warnings($fpm['log'])) < $logged; $i++) usleep(20000);
+    rl_fpm_log_wait(fn () => count($warnings($fpm['log'])) >= $logged ? true : null);
     usleep(300000);
     foreach (['web server' => $fpm['nginx_log'], 'pool' => $fpm['log']] as $which => $log) {
         echo "$which log:", $warnings($log) ? "\n  " . implode("\n  ", $warnings($log)) : ' nothing', "\n";

@@ -51,17 +51,16 @@ $step = function (array $env, array $searches, string $page) use ($docroot, $ini
     // php-fpm's log is written by its master, a moment after the worker's
     // response (under load, seconds): read until it says what the page says,
     // for up to 5 s. A line too many stays one (the logs add up over the steps).
-    $until = microtime(true) + 5;
-    do {
+    $read = function () use ($logs, $out): string {
         $denied = [];
         foreach ($logs as $log) {
             preg_match_all('/search: would deny (\w+)/', (string) @file_get_contents($log), $m);
             foreach ($m[1] as $client) $denied[$client] = ($denied[$client] ?? 0) + 1;
         }
         ksort($denied);
-        $got = $out . 'would deny: ' . implode(', ', array_map(fn ($c, $n) => "$c x $n", array_keys($denied), $denied)) . "\n";
-    } while ($got !== $page && microtime(true) < $until && usleep(50000) === null);
-    return $got;
+        return $out . 'would deny: ' . implode(', ', array_map(fn ($c, $n) => "$c x $n", array_keys($denied), $denied)) . "\n";
+    };
+    return rl_fpm_log_wait(fn () => ($got = $read()) === $page ? $got : null) ?? $read();
 };
 
 foreach ([

@@ -42,7 +42,7 @@ printf("Yii's Counter (FileCache), same race: %d of 200 accepted with limit 50 (
 
 rl_stop_redis($redis, false);
 echo "redis down: ", $show('index.php?down'), "\n";
-$m = rl_fpm_log_match($app['log'], '/PHP message: rate limiter unavailable: (.*?)"?$/m');
+$m = rl_fpm_log_wait(fn () => preg_match('/PHP message: rate limiter unavailable: (.*?)"?$/m', (string) @file_get_contents($app['log']), $m) ? $m : null);
 echo $m ? "logged: $m[1]\n" : "not logged:\n" . @file_get_contents($app['log']) . "\n";
 $allow = rl_yii_serve(3, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'allow'], ['RL_LIMIT' => '5']);
 echo "redis down, on_error=allow: ", $show('index.php?down', $allow), "\n";
