@@ -16,10 +16,10 @@ use crate::error::{Error, Result};
 use crate::limiter::backend::Backend;
 use crate::memory;
 use crate::redis::dsn::parse_dsn;
+use crate::redis::dsn_parts::is_tls_scheme;
 use crate::redis::pool;
 use crate::redis::redact::shown;
 use crate::redis::sentinel_target;
-use crate::redis::dsn_parts::is_tls_scheme;
 use crate::redis::target::{Address, Target, Tls, DEFAULT_PORT};
 use crate::settings;
 

@@ -105,7 +105,6 @@ fn parse_unix(dsn: &str, rest: &str) -> Result<Target> {
     Ok(target)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

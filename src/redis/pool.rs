@@ -286,7 +286,13 @@ impl TargetConnections {
     /// still take writes, which it loses when demoted); a connection a failure
     /// left unfit let go, and `op` tried once more only when the failure
     /// proves it did not run.
-    fn at_most_once<T>(&self, mut hold: impl Hold, timeouts: Timeouts, mut deadline: Deadline, mut op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+    fn at_most_once<T>(
+        &self,
+        mut hold: impl Hold,
+        timeouts: Timeouts,
+        mut deadline: Deadline,
+        mut op: impl FnMut(&mut Conn) -> RedisResult<T>,
+    ) -> Result<T> {
         let mut retried = false;
         loop {
             let started = Instant::now();

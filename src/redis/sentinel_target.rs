@@ -14,8 +14,8 @@
 //! service, never the address they answer: after a failover the same pool
 //! slot connects again, asks again and finds the new master.
 
-use super::redact::shown;
 use super::dsn_parts::{bad_dsn, parse_db, percent_decode, set_credentials, split_host_port, split_userinfo, with_tls_query};
+use super::redact::shown;
 use super::target::{Sentinels, Target};
 use crate::error::{Error, Result};
 
