@@ -20,7 +20,7 @@ use super::outcome::OnError;
 use super::{Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::metrics::{self, Counters, Mode};
-use crate::redis::entry_call::EntryCall;
+use crate::redis::entry_call::{Args, EntryCall};
 use crate::redis::pool::Timeouts;
 use crate::redis::reply::Ints;
 use crate::redis::script;
@@ -77,7 +77,7 @@ impl Decision {
 pub struct Compound {
     members: Vec<Arc<Limiter>>,
     /// Every member's algorithm name and arguments, in order: every call's.
-    args: Vec<Vec<u8>>,
+    args: Args,
     /// The members' key prefixes joined by `+`: what its counters are named.
     name: Vec<u8>,
     counters: OnceLock<Arc<Counters>>,
@@ -101,7 +101,7 @@ impl Compound {
                 return Err(Error::value("limiters", format!("must have distinct key prefixes; limiters {j} and {i} share one")));
             }
         }
-        let args = members.iter().flat_map(|m| m.args().iter().cloned()).collect();
+        let args = Args::joined(members.iter().map(|m| m.args()));
         let name = members.iter().map(|m| m.prefix()).collect::<Vec<_>>().join(&b'+');
         Ok(Compound { members, args, name, counters: OnceLock::new() })
     }

@@ -18,7 +18,7 @@ use super::params::{self, MAX_KEY_BYTES};
 use super::{OnError, Op, Outcome, Policy};
 use crate::error::{Error, Result};
 use crate::metrics::{self, layout, Counters, Mode};
-use crate::redis::entry_call::EntryCall;
+use crate::redis::entry_call::{Args, EntryCall};
 use crate::redis::pool::Timeouts;
 use crate::redis::reply::Ints;
 use crate::redis::scripts::Entry;
@@ -50,7 +50,7 @@ pub struct CallOptions {
 pub struct Limiter {
     policy: Policy,
     /// The algorithm's name and arguments: every call's (`EntryCall::args`).
-    args: Vec<Vec<u8>>,
+    args: Args,
     backend: Backend,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
@@ -74,8 +74,8 @@ impl Limiter {
     pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let mut args = vec![policy.script.name().as_bytes().to_vec()];
-        args.extend(policy.args.iter().cloned());
+        let args =
+            Args::new([policy.script.name().as_bytes()].into_iter().chain(policy.args.iter().map(Vec::as_slice)).map(<[u8]>::to_vec).collect());
         // What the module and a `memory://` store will read: refused here, not on every call.
         let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
         Algorithm::parse(policy.script.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
@@ -131,7 +131,7 @@ impl Limiter {
     }
 
     /// The algorithm's name and arguments, as every call sends them.
-    pub fn args(&self) -> &[Vec<u8>] {
+    pub fn args(&self) -> &Args {
         &self.args
     }
 

@@ -41,10 +41,7 @@ impl Ints {
         if !bytes.len().is_multiple_of(8) || bytes.len() > 8 * MOST {
             return None;
         }
-        let mut ints = bytes.chunks_exact(8).map(|chunk| {
-            let x = f64::from_le_bytes(chunk.try_into().ok()?);
-            (x.is_finite() && x.fract() == 0.0).then_some(x as i64)
-        });
+        let mut ints = bytes.chunks_exact(8).map(|chunk| whole(f64::from_le_bytes(chunk.try_into().expect("8 bytes"))));
         let mut out = Ints { len: bytes.len() / 8, ..Ints::default() };
         if out.len > out.vals.len() {
             out.more = ints.collect::<Option<Vec<i64>>>()?;
@@ -106,6 +103,14 @@ impl Ints {
             None => Err(unexpected(&Value::BulkString(bytes))),
         }
     }
+}
+
+/// `x` when it is an integer an `i64` holds. Compared after the cast rather
+/// than with `fract()`, a call into libm on the x86-64 baseline; the cast
+/// saturates, so NaN, the infinities and 2^63 and above compare unequal.
+fn whole(x: f64) -> Option<i64> {
+    let n = x as i64;
+    (n as f64 == x && x < 9_223_372_036_854_775_808.0).then_some(n)
 }
 
 /// A `hit_many` record, {ms left, count, 0, 0}, read as `take_many`'s are:
@@ -191,6 +196,10 @@ mod tests {
         let ints = Ints::from_value(Value::BulkString(doubles(&[3.0, 1_000_000.0, 9_007_199_254_740_991.0]))).unwrap();
         assert_eq!(ints.as_slice(), &[3, 1_000_000, 9_007_199_254_740_991]);
         assert!(Ints::from_value(Value::BulkString(doubles(&[0.5]))).is_err());
+        assert_eq!(Ints::from_bytes(&doubles(&[-3.0, -0.0, -9_223_372_036_854_775_808.0])).unwrap().as_slice(), &[-3, 0, i64::MIN]);
+        for no in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 9_223_372_036_854_775_808.0, -0.25, 1e300] {
+            assert!(Ints::from_bytes(&doubles(&[no])).is_none(), "{no}");
+        }
         assert!(Ints::from_value(Value::BulkString(vec![0; 7])).is_err());
         assert!(Ints::from_value(Value::Int(1)).is_err());
         // A compound's: 4 per member, up to 16 members.

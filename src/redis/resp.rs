@@ -56,7 +56,8 @@ fn digits_into(tmp: &mut [u8; 20], mut v: u64) -> usize {
     }
 }
 
-fn int_digits(buf: &mut Vec<u8>, n: i64) {
+/// `n` in decimal, no more.
+pub(super) fn int_digits(buf: &mut Vec<u8>, n: i64) {
     let mut tmp = [0u8; 20];
     let len = digits_into(&mut tmp, n.unsigned_abs());
     if n < 0 {

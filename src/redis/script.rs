@@ -17,7 +17,7 @@ use std::sync::atomic::Ordering;
 use ::redis::{Cmd, ConnectionLike, RedisResult, Value};
 
 use super::conn::{as_result, Conn};
-use super::entry_call::{EntryCall, Form};
+use super::entry_call::{Args, EntryCall, Form};
 use super::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
 use super::reply::{count_and_ttl, module_in, Ints};
 use super::scripts::Entry;
@@ -135,7 +135,7 @@ pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bo
 /// (`counter::hit_many`), in order, in one call; per key (the count including
 /// the hit, ms left in the window), each standing alone as in `decide_many`.
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &[], extra: &[window_ms] };
+    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &Args::default(), extra: &[window_ms] };
     let records = call(conn, &c, module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
     Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
 }
@@ -150,7 +150,7 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     entry: Entry,
     calls: &[L],
     counting: &[Vec<u8>],
-    args: &[Vec<u8>],
+    args: &Args,
     extra: &[i64],
     module: bool,
 ) -> RedisResult<Vec<RedisResult<Ints>>> {
