@@ -87,13 +87,14 @@ impl MemoryTarget {
         WORDS.with_borrow_mut(|flat| {
             flat.clear();
             c.spell(Form::Module, flat);
-            let words = flat.words();
-            // The extension's own calls always parse; this says which one did not.
-            let call = command::parse(c.entry, &words).map_err(|bad| match bad {
-                command::Bad::Refused(r) => r,
-                command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
-            })?;
-            self.with_store(|store| command::run(store, &call))
+            flat.with_words(|words| {
+                // The extension's own calls always parse; this says which one did not.
+                let call = command::parse(c.entry, words).map_err(|bad| match bad {
+                    command::Bad::Refused(r) => r,
+                    command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
+                })?;
+                self.with_store(|store| command::run(store, &call))
+            })
         })
     }
 

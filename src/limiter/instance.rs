@@ -208,13 +208,14 @@ impl Limiter {
         // Counted: the counting arguments first, and the counters' base as a second key.
         let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
         let base = counting.as_ref().map(|_| self.metrics_base(&key));
-        let keys: Vec<&[u8]> = [Some(key.as_slice()), base.as_deref()].into_iter().flatten().collect();
+        let both = [key.as_slice(), base.as_deref().unwrap_or_default()];
+        let keys = &both[..1 + usize::from(base.is_some())];
         let entry = match (&counting, op.is_peek()) {
             (Some(_), _) => Entry::TakeCounted,
             (None, true) => Entry::Peek,
             (None, false) => Entry::Take,
         };
-        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, extra: &extra[..n] };
+        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, extra: &extra[..n] };
         // A fixed window's cost-1 consume is three plain commands on every
         // path (the module's command would be no faster, and counts the
         // same), except on a Redis Cluster (`counter`: a pipeline cannot be

@@ -268,11 +268,10 @@ impl Conn {
 
     /// The replies of `want` commands packed in `cmd`, within the call's deadline.
     fn single_call(mux: &Mux, cmd: &[u8], want: usize, deadline: &Deadline) -> RedisResult<Vec<Value>> {
-        let left = deadline.left();
-        if left.is_zero() {
+        if deadline.left().is_zero() {
             return Err(Deadline::passed());
         }
-        let values = mux.call(cmd, want, left)?;
+        let values = mux.call(cmd, want, deadline.instant())?;
         if values.len() != want {
             return Err(RedisError::from((ErrorKind::Parse, "unexpected pipeline reply")));
         }

@@ -159,17 +159,24 @@ impl Flat {
         self.ends.clear();
     }
 
-    /// The words, in order.
-    pub fn words(&self) -> Vec<&[u8]> {
+    /// `f` of the words, in order: listed on the stack for a call of one
+    /// key (a decision's dozen words), so reading one allocates nothing.
+    pub fn with_words<T>(&self, f: impl FnOnce(&[&[u8]]) -> T) -> T {
+        const ON_STACK: usize = 24;
         let mut start = 0;
-        self.ends
-            .iter()
-            .map(|&end| {
-                let w = &self.bytes[start..end];
-                start = end;
-                w
-            })
-            .collect()
+        let word = |&end: &usize| {
+            let w = &self.bytes[start..end];
+            start = end;
+            w
+        };
+        if self.ends.len() > ON_STACK {
+            return f(&self.ends.iter().map(word).collect::<Vec<_>>());
+        }
+        let mut words: [&[u8]; ON_STACK] = [&[]; ON_STACK];
+        for (slot, w) in words.iter_mut().zip(self.ends.iter().map(word)) {
+            *slot = w;
+        }
+        f(&words[..self.ends.len()])
     }
 }
 
@@ -219,10 +226,17 @@ mod tests {
         assert_eq!(words, [&b"ratelimit.take"[..], b"1", b"k{1}", b"gcra", b"200000", b"3", b"-7"].map(<[u8]>::to_vec));
         let mut flat = Flat::default();
         c.spell(Form::Module, &mut flat);
-        assert_eq!(flat.words(), words.iter().map(Vec::as_slice).collect::<Vec<_>>(), "one buffer, the same words");
+        flat.with_words(|flat| assert_eq!(flat, words.iter().map(Vec::as_slice).collect::<Vec<_>>(), "one buffer, the same words"));
         flat.clear();
         c.spell(Form::Function, &mut flat);
-        assert_eq!(flat.words()[1], format!("{}take", LIBRARY.function_prefix).as_bytes());
+        flat.with_words(|flat| assert_eq!(flat[1], format!("{}take", LIBRARY.function_prefix).as_bytes()));
+        // More words than the stack holds (a compound's): the same words.
+        let many: Vec<&[u8]> = (0..30).map(|_| &b"k"[..]).collect();
+        let args = Args::new((0..10).map(|i| i.to_string().into_bytes()).collect());
+        let (mut big, mut each): (Flat, Vec<Vec<u8>>) = (Flat::default(), Vec::new());
+        EntryCall { entry: Entry::Compound, keys: &many, counting: &[], args: &args, extra: &[1] }.spell(Form::Module, &mut big);
+        EntryCall { entry: Entry::Compound, keys: &many, counting: &[], args: &args, extra: &[1] }.spell(Form::Module, &mut each);
+        big.with_words(|big| assert_eq!(big, each.iter().map(Vec::as_slice).collect::<Vec<_>>()));
         let mut fcall: Vec<Vec<u8>> = Vec::new();
         c.spell(Form::Function, &mut fcall);
         assert_eq!(fcall[0], b"FCALL");

@@ -191,11 +191,10 @@ impl Mux {
         self.module.store(1 + u8::from(module), Ordering::Relaxed);
     }
 
-    /// Sends `packed` (`want` commands) and waits at most `timeout` for their
-    /// replies, in order. Error replies are values (`Value::ServerError`), as
-    /// on a redis-rs connection; the error is the connection's or the timeout.
-    pub fn call(&self, packed: &[u8], want: usize, timeout: Duration) -> RedisResult<Vec<Value>> {
-        let deadline = Instant::now() + timeout;
+    /// Sends `packed` (`want` commands) and waits until `deadline` at most for
+    /// their replies, in order. Error replies are values (`Value::ServerError`),
+    /// as on a redis-rs connection; the error is the connection's or the timeout.
+    pub fn call(&self, packed: &[u8], want: usize, deadline: Instant) -> RedisResult<Vec<Value>> {
         self.in_flight.fetch_add(1, Ordering::Relaxed);
         let result = self.send(packed, want).and_then(|ticket| self.wait(ticket, deadline));
         self.in_flight.fetch_sub(1, Ordering::Relaxed);

@@ -69,6 +69,10 @@ impl Deadline {
         self.0 += d;
     }
 
+    pub fn instant(&self) -> Instant {
+        self.0
+    }
+
     /// The time left; zero once passed.
     pub fn left(&self) -> Duration {
         self.0.saturating_duration_since(Instant::now())
