@@ -184,7 +184,9 @@ $out[] = '';
 
 $out[] = '## Reproduce';
 $out[] = '';
-$out[] = '`make bench` (about 5 minutes; `BENCH_ATTEMPTS`, `BENCH_ROUNDS`, `BENCH_QUICK=1` for a tiny check of the harness). It starts a redis-server of its own (free loopback port and a unix socket, no persistence) and, for the scale-out rows, a 3-master Redis Cluster (`redis-cli --cluster create`) and a TLS redis-server with certificates made by openssl at run time (free loopback ports, temp dirs, stopped by PID: the test suite\'s php-tests/cluster.inc and tls.inc), runs PHP with `-n` and only the extensions it names (igbinary, redis, ratelimit from `modules/`), so an installed copy of the extension or other ini settings do not count. Run it on a quiet machine: the load average is part of the report.';
+$out[] = '`make bench` (about 30 minutes on the project\'s 2-core machine, and about 10 more for the threads table when make zts has built its PHP; `BENCH_ATTEMPTS`, `BENCH_ROUNDS`, `BENCH_QUICK=1` for a tiny check of the harness). It starts a redis-server of its own (free loopback port and a unix socket, no persistence) and, for the scale-out rows, a 3-master Redis Cluster (`redis-cli --cluster create`) and a TLS redis-server with certificates made by openssl at run time (free loopback ports, temp dirs, stopped by PID: the test suite\'s php-tests/cluster.inc and tls.inc), runs PHP with `-n` and only the extensions it names (igbinary, redis, ratelimit from `modules/`), so an installed copy of the extension or other ini settings do not count. Run it on a quiet machine: the load average is part of the report.';
+$out[] = '';
+$out[] = 'Build against build, measured by hand and kept apart from this generated page: [bench/connection-layer.md](bench/connection-layer.md) (issue 43). `bench/instructions.bash N SO [SO...]` counts the client\'s instructions per decision of one or more builds there (valgrind; any load will do).';
 echo implode("\n", $out), "\n";
 
 // The plot: one bar per case, µs per decision, coloured by system.

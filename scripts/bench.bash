@@ -47,7 +47,8 @@ threads_missing() {
 }
 if [ "${BENCH_QUICK:-}" != 1 ] && [ "$(id -u)" = 0 ] && [ -f "$zts_ready" ]; then
   RATELIMIT_PHP_TARGET=bench-threads scripts/php-from-source.bash zts >"$OUT/threads.txt" 2>&1 || true
-  section=$(sed -n '/^## Threads: one process against PHP-FPM/,$p' "$OUT/threads.txt" | grep -av $'^plot\t' | sed '/^make: /,$d')
+  # Without its plot lines, make's last words and the root's "0 passed, 0 failed" (a bench counts no tests).
+  section=$(sed -n '/^## Threads: one process against PHP-FPM/,$p' "$OUT/threads.txt" | grep -av $'^plot\t' | grep -avE '^[0-9]+ passed, [0-9]+ failed' | sed '/^make: /,$d')
   grep -a $'^plot\t' "$OUT/threads.txt" | cut -f2- > "$OUT/threads.dat" || true
   if [ -n "$section" ] && [ -s "$OUT/threads.dat" ]; then
     printf '\n%s\n' "$section" >> BENCHMARKS.md
