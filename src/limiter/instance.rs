@@ -74,8 +74,9 @@ impl Limiter {
     pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let args =
-            Args::new([policy.script.name().as_bytes()].into_iter().chain(policy.args.iter().map(Vec::as_slice)).map(<[u8]>::to_vec).collect());
+        let mut name_and_args = vec![policy.script.name().as_bytes().to_vec()];
+        name_and_args.extend(policy.args.iter().cloned());
+        let args = Args::new(name_and_args);
         // What the module and a `memory://` store will read: refused here, not on every call.
         let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
         Algorithm::parse(policy.script.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
