@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use crate::error::Error;
 use crate::limiter::params;
-use crate::redis::dsn::parse_dsn;
+use crate::redis::target::dsn::parse_dsn;
 use crate::redis::target::Address;
 
 proptest! {

@@ -6,15 +6,14 @@
 //! classes and its phpinfo.
 #![cfg_attr(windows, feature(abi_vectorcall))]
 
+pub mod backend;
+pub mod entry;
 pub mod error;
 pub mod fork;
-mod ini_warnings;
 pub mod limiter;
-pub mod memory;
 pub mod metrics;
 pub mod php;
 pub mod redis;
-pub mod settings;
 
 mod fuzz_tests;
 
@@ -23,12 +22,12 @@ use ext_php_rs::prelude::*;
 use php::classes::compound::CompoundRateLimiter;
 use php::classes::fixed_window::FixedWindowRateLimiter;
 use php::classes::gcra::GcraRateLimiter;
+use php::classes::interface::PhpInterfaceRateLimiterInterface;
 use php::classes::leaky_bucket::LeakyBucketRateLimiter;
+use php::classes::metrics::RateLimitMetrics;
 use php::classes::sliding_window::SlidingWindowRateLimiter;
 use php::classes::token_bucket::TokenBucketRateLimiter;
-use php::interface::PhpInterfaceRateLimiterInterface;
-use php::metrics::RateLimitMetrics;
-use php::register;
+use php::engine::register;
 use php::result::RateLimitResultObject;
 
 /// MINIT: ini entries, the exception class, the interface and the classes,
@@ -39,9 +38,9 @@ use php::result::RateLimitResultObject;
 /// caught here and reported as a failed startup instead of an abort.
 fn startup(_ty: i32, module_number: i32) -> i32 {
     let ok = std::panic::catch_unwind(|| -> Result<(), String> {
-        settings::register(module_number);
-        php::sensitive::install();
-        php::binding_errors::install();
+        php::ini::settings::register(module_number);
+        php::connection::sensitive::install();
+        php::engine::binding_errors::install();
         php::exceptions::register().map_err(|e| e.to_string())?;
         register::interface::<PhpInterfaceRateLimiterInterface>()?;
         register::class::<RateLimitResultObject>()?;
@@ -66,7 +65,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 /// RINIT: the warnings for `ratelimit.*` values refused as this request was
 /// about to start, which the engine would have dropped (`ini_warnings`).
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
-    let _ = std::panic::catch_unwind(ini_warnings::report);
+    let _ = std::panic::catch_unwind(php::ini::warnings::report);
     0
 }
 

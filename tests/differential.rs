@@ -18,10 +18,10 @@ mod support;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use ratelimit::backend::memory;
 use ratelimit::limiter::compound::Compound;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Outcome, Policy};
-use ratelimit::memory;
 use ratelimit::metrics::{layout, Mode};
 use ratelimit_core::store::Value;
 use support::OPTS;

@@ -79,7 +79,7 @@ fn so_does_the_memory_target() {
         let fixed = Arc::new(support::memory_limiter(fixed_window::policy(60.0, 100).unwrap(), &store, "fixed"));
         let token = Arc::new(support::memory_limiter(token_bucket::policy(10, 1.0).unwrap(), &store, "token"));
         let both = Compound::new(vec![fixed.clone(), token]).unwrap();
-        let target = ratelimit::memory::target(&store);
+        let target = ratelimit::backend::memory::target(&store);
         target.with_store(|s| s.insert(&fixed.key(b"").unwrap(), Value::Str(foreign.as_bytes().to_vec())));
         let before = target.with_store(|s| s.snapshot());
         assert!(both.decide(b"", Op::Consume(1), OPTS).is_err(), "{foreign:?}");

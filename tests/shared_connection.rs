@@ -14,11 +14,11 @@ mod support;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use ratelimit::backend::Backend;
 use ratelimit::error::Error;
-use ratelimit::limiter::backend::Backend;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{fixed_window, Op};
-use ratelimit::redis::multiplex::{set_multiplex, Multiplex};
+use ratelimit::redis::pool::multiplex::{set_multiplex, Multiplex};
 use ratelimit::redis::pool::{self, Timeouts};
 use ratelimit::redis::target::Target;
 use support::{RedisServer, OPTS};

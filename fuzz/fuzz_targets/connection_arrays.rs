@@ -17,7 +17,7 @@
 use libfuzzer_sys::fuzz_target;
 use ratelimit::error::Error;
 use ratelimit::php::connection::from_array;
-use ratelimit::php::php_value::{PhpArray, PhpValue};
+use ratelimit::php::args::php_value::{PhpArray, PhpValue};
 use ratelimit::redis::target::{Address, Target};
 use ratelimit_fuzz::{Bytes, NUMBERS};
 

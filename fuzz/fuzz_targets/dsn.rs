@@ -1,5 +1,5 @@
 //! DSNs as `$connection`, `ratelimit.redis_url` or a cluster / Sentinel
-//! list give them: `ratelimit::redis::dsn::parse_dsn` and the `memory://`
+//! list give them: `ratelimit::redis::target::dsn::parse_dsn` and the `memory://`
 //! form, on any text, and on text that carries a password where a DSN puts
 //! one (`scheme://user:PASSWORD@…`, the rest anything).
 //!
@@ -14,7 +14,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ratelimit::error::Error;
-use ratelimit::redis::dsn::parse_dsn;
+use ratelimit::redis::target::dsn::parse_dsn;
 use ratelimit::redis::target::{Address, Target};
 use ratelimit_fuzz::Bytes;
 
@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
         let scheme = SCHEMES[(mode / 16) as usize % SCHEMES.len()];
         (format!("{scheme}://{user}:{PASSWORD}@{tail}"), Some(PASSWORD).filter(|_| !tail.contains(PASSWORD)))
     };
-    if let Some(name) = ratelimit::memory::parse_dsn(&dsn) {
+    if let Some(name) = ratelimit::backend::memory::parse_dsn(&dsn) {
         match name {
             Ok(name) => assert!(name.bytes().all(|c| c.is_ascii_alphanumeric() || b"_-.".contains(&c)), "{name:?}"),
             Err(e) => assert_eq!(e.param(), Some("connection")),

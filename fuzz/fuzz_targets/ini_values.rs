@@ -1,6 +1,6 @@
 //! Every `ratelimit.*` ini entry given any bytes, as php.ini, `-d`,
 //! `ini_set()` and a per-directory setting hand them to its `on_modify`
-//! hook (`ratelimit::settings::apply`), several in a row.
+//! hook (`ratelimit::php::ini::settings::apply`), several in a row.
 //!
 //! Checked (a panic or a failed assert is a finding):
 //! - a value that is refused changes no setting at all;
@@ -12,7 +12,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ratelimit::redis::pool;
-use ratelimit::settings;
+use ratelimit::php::ini::settings;
 use ratelimit_fuzz::Bytes;
 
 /// Every setting as the hot path reads it.
@@ -94,7 +94,7 @@ fuzz_target!(|data: &[u8]| {
         }
         if entry == 0 {
             let url = now.redis_url;
-            assert!(ratelimit::memory::parse_dsn(&url).map_or_else(|| ratelimit::redis::dsn::parse_dsn(&url).is_ok(), |m| m.is_ok()), "{url:?}");
+            assert!(ratelimit::backend::memory::parse_dsn(&url).map_or_else(|| ratelimit::redis::target::dsn::parse_dsn(&url).is_ok(), |m| m.is_ok()), "{url:?}");
         }
     }
 });

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
-use super::outcome::Outcome;
+use crate::limiter::outcome::Outcome;
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {

@@ -13,19 +13,17 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::backend::Backend;
-use super::conclude::Conclude;
-use super::instance::{CallOptions, Limiter};
-use super::outcome::OnError;
-use super::{Op, Outcome, Policy};
+use crate::backend::{Answer, Backend};
+use crate::entry::call::{Args, EntryCall};
+use crate::entry::library::Entry;
+use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
+use crate::limiter::conclude::Conclude;
+use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::outcome::OnError;
+use crate::limiter::{Op, Outcome, Policy};
 use crate::metrics::{self, Counters, Mode};
-use crate::redis::entry_call::{Args, EntryCall};
 use crate::redis::pool::Timeouts;
-use crate::redis::reply::Ints;
-use crate::redis::script;
-use crate::redis::scripts::Entry;
-use ::redis::Value;
 
 /// Members of one compound: enough for "per second + per minute + per day +
 /// per user + per IP" and more, few enough that one call stays small in Redis.
@@ -177,11 +175,10 @@ impl Compound {
 
     /// One all-or-nothing call on this compound's target, its reply read as a decision.
     fn decide_one(&self, call: &EntryCall<Vec<u8>>, opts: CallOptions) -> Result<Decision> {
-        let ints: Result<Ints> = match self.backend() {
-            Backend::Memory(store) => store.decide(call),
-            Backend::Redis(conns) => conns.run(opts.timeouts, |conn| script::decide(conn, call, opts.server_module)),
-        };
-        ints.and_then(|ints| self.decision(ints.as_slice()))
+        match self.backend().decide(call, None, opts.reach())? {
+            Answer::Ints(ints) => self.decision(ints.as_slice()),
+            Answer::Count(_) => Err(Error::Redis("unexpected counter reply to a compound".into())),
+        }
     }
 
     /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).
@@ -193,14 +190,15 @@ impl Compound {
         let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
         let taken = counted.map(Counters::take_unsent);
         let counting = taken.map(|t| metrics::counting_args(&self.name, opts.dry_run, t));
-        let (extra, n) = Policy::call_args(op, now_us);
+        let (per_call, n) = Policy::call_args(op, now_us);
         let entry = match (&counting, op.is_peek()) {
             (Some(_), _) => Entry::CompoundCounted,
             (None, true) => Entry::CompoundPeek,
             (None, false) => Entry::Compound,
         };
         let keys = if counting.is_some() { self.with_base(&keys) } else { keys };
-        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, extra: &extra[..n] };
+        let call =
+            EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
         let decided = self.decide_one(&call, opts);
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
@@ -230,16 +228,11 @@ impl Compound {
             None => (Entry::Compound, keys),
         };
         let counting = counting.as_ref().map_or(&[][..], |c| &c[..]);
-        let (extra, n) = Policy::call_args(Op::Consume(cost), None);
-        let decided: Result<Vec<Result<Decision>>> = match self.backend() {
-            Backend::Memory(_) => Ok(calls
-                .iter()
-                .map(|keys| self.decide_one(&EntryCall { entry, keys, counting, args: &self.args, extra: &extra[..n] }, opts))
-                .collect()),
-            Backend::Redis(conns) => conns
-                .run_many(opts.timeouts, |conn| script::decide_each(conn, entry, &calls, counting, &self.args, &extra[..n], opts.server_module))
-                .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.decision(ints.as_slice()))).collect()),
-        };
+        let (per_call, n) = Policy::call_args(Op::Consume(cost), None);
+        let decided: Result<Vec<Result<Decision>>> = self
+            .backend()
+            .decide_each(entry, &calls, counting, &self.args, &per_call[..n], opts.reach())
+            .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.decision(ints.as_slice()))).collect());
         // Concluded as one limiter's batch (`Conclude::batch`); each call's
         // members kept beside its outcome, or the `on_error` answer's.
         let n = calls.len();
@@ -261,17 +254,6 @@ impl Compound {
         for m in &self.members {
             m.forget(&m.key(id)?);
         }
-        match self.backend() {
-            Backend::Memory(store) => {
-                store.delete(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>());
-                Ok(())
-            }
-            Backend::Redis(conns) => conns
-                .run(timeouts, |conn| {
-                    let first = keys.first().map(Vec::as_slice).unwrap_or_default();
-                    conn.req_command_for_key(::redis::cmd("DEL").arg(&keys), first).and_then(Value::extract_error)
-                })
-                .map(|_| ()),
-        }
+        self.backend().delete(&keys.iter().map(Vec::as_slice).collect::<Vec<_>>(), timeouts)
     }
 }

@@ -10,8 +10,8 @@
 //! - the counters (`ratelimit.metrics`): one event per consume; peeks pass
 //!   no counters and are not counted.
 
-use super::outcome::{OnError, Outcome};
 use crate::error::{Error, Result};
+use crate::limiter::outcome::{OnError, Outcome};
 use crate::metrics::{Counters, Event, Mode};
 
 /// How the answers of one call are concluded.

@@ -2,9 +2,9 @@
 //! the key's first accepted request and lasts `window`; the key's TTL is the
 //! window, so the Redis server's clock ends it.
 
-use super::params::{self, arg};
-use super::policy::{Policy, Script};
 use crate::error::Result;
+use crate::limiter::params::{self, arg};
+use crate::limiter::policy::{Policy, Script};
 
 /// `window` in seconds (at least 1 ms, Redis expiries are milliseconds), `limit` per window.
 pub fn policy(window: f64, limit: i64) -> Result<Policy> {

@@ -13,10 +13,10 @@
 //! `throttle()` answers exactly what `CL.THROTTLE` answers; the mapping from
 //! the script's microsecond reply to that tuple is `cl_throttle` below.
 
-use super::outcome::Outcome;
-use super::params::{self, arg, MAX_SECONDS};
-use super::policy::{Op, Policy, Script};
 use crate::error::{Error, Result};
+use crate::limiter::outcome::Outcome;
+use crate::limiter::params::{self, arg, MAX_SECONDS};
+use crate::limiter::policy::{Op, Policy, Script};
 
 /// The longest tolerance (and so key TTL) we accept: keeps every time in the
 /// script an integer below 2^53, where Lua's doubles are exact.

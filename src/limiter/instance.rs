@@ -11,25 +11,16 @@ use std::time::Instant;
 
 use ratelimit_core::Algorithm;
 
-use super::backend::Backend;
-use super::block_cache::with_cache;
-use super::conclude::Conclude;
-use super::params::{self, MAX_KEY_BYTES};
-use super::{OnError, Op, Outcome, Policy};
+use crate::backend::{Answer, Backend, Reach};
+use crate::entry::call::{Args, EntryCall};
+use crate::entry::library::Entry;
 use crate::error::{Error, Result};
+use crate::limiter::block_cache::with_cache;
+use crate::limiter::conclude::Conclude;
+use crate::limiter::params::{self, MAX_KEY_BYTES};
+use crate::limiter::{OnError, Op, Outcome, Policy};
 use crate::metrics::{self, layout, Counters, Mode};
-use crate::redis::entry_call::{Args, EntryCall};
 use crate::redis::pool::Timeouts;
-use crate::redis::reply::Ints;
-use crate::redis::scripts::Entry;
-use crate::redis::{counter, script};
-
-/// What Redis answered: a fixed window's counter after a hit (count, ms
-/// left), or an entry point's answer.
-enum Reply {
-    Count((i64, i64)),
-    Ints(Ints),
-}
 
 /// What one call needs besides its arguments, read by the caller when the call is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +36,13 @@ pub struct CallOptions {
     pub dry_run: bool,
     /// `ratelimit.metrics`.
     pub metrics: Mode,
+}
+
+impl CallOptions {
+    /// How the call reaches Redis (`Backend`'s methods take nothing else of these).
+    pub fn reach(&self) -> Reach {
+        Reach { timeouts: self.timeouts, server_module: self.server_module }
+    }
 }
 
 pub struct Limiter {
@@ -198,13 +196,13 @@ impl Limiter {
         // and carries what this process counted without a round trip.
         let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
         // The block cache answers for Redis only (a memory store is as near as the cache).
-        let cached = opts.block_cache > 0 && now_us.is_none() && matches!(self.backend, Backend::Redis(_));
+        let cached = opts.block_cache > 0 && now_us.is_none() && self.backend.is_remote();
         if cached {
             if let Some(o) = with_cache(|c| c.lookup(&key, self.fingerprint, op.cost(), Instant::now())) {
                 return conclude.one(Ok(o), true);
             }
         }
-        let (extra, n) = Policy::call_args(op, now_us);
+        let (per_call, n) = Policy::call_args(op, now_us);
         let taken = counted.map(Counters::take_unsent);
         // Counted: the counting arguments first, and the counters' base as a second key.
         let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
@@ -216,7 +214,7 @@ impl Limiter {
             (None, true) => Entry::Peek,
             (None, false) => Entry::Take,
         };
-        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, extra: &extra[..n] };
+        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
         // A fixed window's cost-1 consume is three plain commands on every
         // path (the module's command would be no faster, and counts the
         // same), except on a Redis Cluster (`counter`: a pipeline cannot be
@@ -228,14 +226,7 @@ impl Limiter {
             (Some(window_ms), Op::Consume(1), None, None) => Some(window_ms),
             _ => None,
         };
-        let decided = match &self.backend {
-            Backend::Memory(store) => store.decide(&call).map(Reply::Ints),
-            Backend::Redis(conns) => conns.run(opts.timeouts, |conn| match counter {
-                Some(window_ms) if !conn.is_cluster() => counter::hit(conn, &key, window_ms).map(Reply::Count),
-                _ => script::decide(conn, &call, opts.server_module).map(Reply::Ints),
-            }),
-        }
-        .and_then(|reply| self.outcome(reply));
+        let decided = self.backend.decide(&call, counter, opts.reach()).and_then(|answer| self.outcome(answer));
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -245,18 +236,18 @@ impl Limiter {
         conclude.one(decided, false)
     }
 
-    /// A reply of either path as an outcome.
-    fn outcome(&self, reply: Reply) -> Result<Outcome> {
-        match reply {
-            Reply::Count((count, ttl_ms)) => Ok(Outcome::from_count(self.limit(), count, ttl_ms)),
-            Reply::Ints(ints) => self.policy.outcome(ints.as_slice()),
+    /// An answer of either kind as an outcome.
+    fn outcome(&self, answer: Answer) -> Result<Outcome> {
+        match answer {
+            Answer::Count((count, ttl_ms)) => Ok(Outcome::from_count(self.limit(), count, ttl_ms)),
+            Answer::Ints(ints) => self.policy.outcome(ints.as_slice()),
         }
     }
 
     /// A denial from Redis, for the block cache (only when it is on; a
     /// memory store is as near as the cache).
     fn remember(&self, key: &[u8], cost: i64, o: &Outcome, opts: CallOptions) {
-        if opts.block_cache > 0 && !o.allowed && matches!(self.backend, Backend::Redis(_)) {
+        if opts.block_cache > 0 && !o.allowed && self.backend.is_remote() {
             with_cache(|c| c.remember(key, self.fingerprint, cost, o, Instant::now(), opts.block_cache));
         }
     }
@@ -283,7 +274,7 @@ impl Limiter {
         // Ids the block cache answers need no round trip; the others go in
         // order (a cached answer changes nothing in Redis). A memory store
         // is as near as the cache.
-        let memory = matches!(self.backend, Backend::Memory(_));
+        let memory = !self.backend.is_remote();
         let cached: Vec<Option<Outcome>> = keys
             .iter()
             .map(|key| (opts.block_cache > 0 && !memory).then(|| with_cache(|c| c.lookup(key, self.fingerprint, cost, Instant::now()))).flatten())
@@ -294,7 +285,7 @@ impl Limiter {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
         let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none() && counted.is_none());
-        let (extra, n) = Policy::call_args(Op::Consume(cost), now_us);
+        let (per_call, n) = Policy::call_args(Op::Consume(cost), now_us);
         // Counted: on a single server (and a memory store) one call counts
         // every decision and carries what is pending, the counters' base its
         // last key; on a cluster each id's call counts its own in its slot,
@@ -309,26 +300,20 @@ impl Limiter {
             keys: &all,
             counting: counting.as_ref().map_or(&[][..], |c| &c[..]),
             args: &self.args,
-            extra: &extra[..n],
+            per_call: &per_call[..n],
         };
-        fn ints<E>(all: Vec<std::result::Result<Ints, E>>) -> Vec<std::result::Result<Reply, E>> {
-            all.into_iter().map(|r| r.map(Reply::Ints)).collect()
+        let decided: Result<Vec<Result<Outcome>>> = match &counting {
+            // Counted on a cluster: each id's call counts its own decision in its slot.
+            Some(counting) if cluster => {
+                let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
+                let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [*k, b.as_slice()]).collect();
+                self.backend
+                    .decide_each(Entry::TakeCounted, &calls, counting, &self.args, &per_call[..n], opts.reach())
+                    .map(|all| all.into_iter().map(|r| r.map(Answer::Ints)).collect())
+            }
+            _ => self.backend.decide_many(&many, counter, opts.reach()),
         }
-        let decided: Result<Vec<Result<Outcome>>> = match &self.backend {
-            Backend::Memory(store) => store.decide_many(&many).map(ints),
-            Backend::Redis(conns) => conns.run_many(opts.timeouts, |conn| match (&counting, counter) {
-                (Some(counting), _) if cluster => {
-                    let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
-                    let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [*k, b.as_slice()]).collect();
-                    script::decide_each(conn, Entry::TakeCounted, &calls, counting, &self.args, &extra[..n], opts.server_module).map(ints)
-                }
-                (None, Some(window_ms)) => {
-                    counter::hit_many(conn, &keys, window_ms, opts.server_module).map(|all| all.into_iter().map(|r| r.map(Reply::Count)).collect())
-                }
-                _ => script::decide_many(conn, &many, opts.server_module).map(ints),
-            }),
-        }
-        .map(|all| all.into_iter().map(|r| r.and_then(|reply| self.outcome(reply))).collect());
+        .map(|all| all.into_iter().map(|r| r.and_then(|answer| self.outcome(answer))).collect());
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -345,12 +330,6 @@ impl Limiter {
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
         with_cache(|c| c.forget(&key));
-        match &self.backend {
-            Backend::Memory(store) => {
-                store.delete(&[&key]);
-                Ok(())
-            }
-            Backend::Redis(conns) => conns.run(timeouts, |conn| ::redis::cmd("DEL").arg(&key).query::<i64>(conn)).map(|_| ()),
-        }
+        self.backend.delete(&[&key], timeouts)
     }
 }

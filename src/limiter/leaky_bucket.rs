@@ -4,9 +4,9 @@
 //! before it divided by the rate: when it leaks out, so callers that wait it
 //! get a constant outflow. The key expires when the bucket would be empty.
 
-use super::params::{self, arg};
-use super::policy::{Policy, Script};
 use crate::error::{Error, Result};
+use crate::limiter::params::{self, arg};
+use crate::limiter::policy::{Policy, Script};
 
 /// `bucket_capacity` units, draining at `leak_rate` units per second; a
 /// request of cost 1 adds `request_size` units. `limit` and `remaining` are

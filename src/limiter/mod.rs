@@ -6,7 +6,6 @@
 //! Nothing here touches a Zval or reads an ini setting: the PHP layer hands in
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
 
-pub mod backend;
 pub mod block_cache;
 pub mod compound;
 pub mod conclude;

@@ -2,9 +2,9 @@
 //! Redis besides the key and the cost. The algorithm files build policies;
 //! `instance::Limiter` runs them on its target's executor.
 
-use super::outcome::Outcome;
-use super::params;
 use crate::error::Result;
+use crate::limiter::outcome::Outcome;
+use crate::limiter::params;
 
 /// Which algorithm decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,9 +7,9 @@
 //!   (`lua/sliding_blocks.lua`). Memory depends on `blocks` only; every slice that
 //!   overlaps the window counts, so it may deny up to one slice early, never late.
 
-use super::params::{self, arg};
-use super::policy::{Policy, Script};
 use crate::error::{Error, Result};
+use crate::limiter::params::{self, arg};
+use crate::limiter::policy::{Policy, Script};
 
 /// The largest cost one call may add to an exact log: each unit is a member,
 /// so a call's work and memory in Redis grow with its cost. Blocks mode takes

@@ -3,9 +3,9 @@
 //! tokens if they are there. Fractions of a token are kept in Redis, so slow
 //! refills add up exactly. The key expires when the bucket would be full.
 
-use super::params::{self, arg};
-use super::policy::{Policy, Script};
 use crate::error::Result;
+use crate::limiter::params::{self, arg};
+use crate::limiter::policy::{Policy, Script};
 
 /// `capacity` tokens (also the burst), refilled at `refill_rate` tokens per second.
 pub fn policy(capacity: i64, refill_rate: f64) -> Result<Policy> {

@@ -8,9 +8,9 @@ use ::redis::{Cmd, Value};
 use ratelimit_core::metrics as core;
 use ratelimit_core::store::{wall_clock_us, Value as Stored};
 
-use super::{layout, Table, OUTCOMES};
+use crate::backend::Backend;
 use crate::error::{Error, Result};
-use crate::limiter::backend::Backend;
+use crate::metrics::{layout, Table, OUTCOMES};
 use crate::redis::pool::Timeouts;
 
 /// The most minutes `fleet()` reads: a minute's counters live an hour.

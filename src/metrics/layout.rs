@@ -19,7 +19,7 @@ use parking_lot::Mutex;
 /// The base key's name after `ratelimit.key_prefix`.
 pub const BASE: &[u8] = b"ratelimit-metrics";
 
-use crate::redis::cluster_slot::{hashed, slot, SLOTS};
+use crate::redis::cluster::slot::{hashed, slot, SLOTS};
 
 /// The base of a single server (and of a key prefix holding a hash tag).
 pub fn single_base(key_prefix: &[u8]) -> Vec<u8> {

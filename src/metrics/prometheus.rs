@@ -13,7 +13,7 @@
 
 use std::fmt::Write;
 
-use super::{Table, ALLOWED, BLOCK_CACHE, DENIED, ERRORS, ON_ERROR, WOULD_DENY};
+use crate::metrics::{Table, ALLOWED, BLOCK_CACHE, DENIED, ERRORS, ON_ERROR, WOULD_DENY};
 
 /// The `outcome` label of each decision outcome (`OUTCOMES` indexes).
 const DECISIONS: [(usize, &str); 4] = [(ALLOWED, "allowed"), (DENIED, "denied"), (WOULD_DENY, "would_deny"), (ERRORS, "error")];

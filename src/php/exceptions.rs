@@ -18,7 +18,7 @@ pub const EXCEPTION_CLASS: &str = "RateLimiterException";
 /// and `spl_ce_RuntimeException` is not among ext-php-rs's bindings, so the
 /// engine's own global is found by name in the running binary.
 fn runtime_exception() -> &'static ClassEntry {
-    let global = super::engine::lookup(c"spl_ce_RuntimeException") as *const *const ClassEntry;
+    let global = crate::php::engine::symbols::lookup(c"spl_ce_RuntimeException") as *const *const ClassEntry;
     // SAFETY: the symbol is SPL's `zend_class_entry *spl_ce_RuntimeException`, set at its MINIT (before ours).
     let ce = if global.is_null() { std::ptr::null() } else { unsafe { *global } };
     if ce.is_null() {
@@ -66,7 +66,7 @@ fn class_of(e: &Error) -> &'static ClassEntry {
 /// was. When PHP code we called threw or exited, that goes first (`pending`).
 fn throwable(message: String, class: &'static ClassEntry) -> PhpException {
     let message = message.replace('\0', "\\0");
-    super::pending::defer_to_pending(class, &message);
+    crate::php::engine::thrown::defer_to_pending(class, &message);
     PhpException::new(message, 0, class)
 }
 

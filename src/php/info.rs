@@ -9,9 +9,9 @@
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
 
-use super::engine::display_ini_entries;
+use crate::php::engine::symbols::display_ini_entries;
+use crate::php::ini::settings;
 use crate::redis::pool;
-use crate::settings;
 
 /// Called by the engine outside any PHP call: must not panic (it would abort).
 /// `module` is the engine's own entry of this module, handed back to it.
@@ -60,8 +60,8 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
             );
         }
         info_table_row!("server module", if settings::server_module() { "auto (used where the server has it)" } else { "off (Lua only)" });
-        for (name, keys) in crate::memory::targets() {
-            info_table_row!(format!("{}{name}", crate::memory::SCHEME).as_str(), format!("in this process's memory, {keys} key(s)"));
+        for (name, keys) in crate::backend::memory::targets() {
+            info_table_row!(format!("{}{name}", crate::backend::memory::SCHEME).as_str(), format!("in this process's memory, {keys} key(s)"));
         }
         info_table_end!();
 
@@ -93,6 +93,6 @@ fn connections(n: usize) -> String {
     match n {
         0 => "closed".to_string(),
         1 => "open".to_string(),
-        n => format!("{n} open (of {} for threads)", crate::redis::multiplex::LANES),
+        n => format!("{n} open (of {} for threads)", crate::redis::pool::multiplex::LANES),
     }
 }

@@ -1,32 +1,17 @@
-//! The PHP face: what PHP code sees and passes. Converts Zvals to plain Rust
-//! values, calls into `limiter`, and maps results and errors back to PHP.
-pub mod array_entries;
-pub mod binding_errors;
+//! The PHP face: what PHP code sees and passes. Each room is one concern:
+//! `classes` (the limiter classes, `RateLimitMetrics`, and what every
+//! limiter class holds and does), `result` (`RateLimitResult` and its
+//! headers), `args` (reading PHP values by PHP's own rules: parameters,
+//! constructor forms, id lists), `connection` (the `$connection` argument in
+//! every form), `ini` (the `ratelimit.*` settings), `engine` (the Zend
+//! engine calls and registration beyond ext-php-rs), `exceptions` (the one
+//! mapping from `Error` to PHP) and `info` (phpinfo). Zvals become plain
+//! Rust values here and `limiter` decides; nothing here talks to Redis.
+pub mod args;
 pub mod classes;
-pub mod coercion;
 pub mod connection;
-pub mod connection_parts;
-pub mod debug_info;
-pub mod dry_run;
 pub mod engine;
 pub mod exceptions;
-pub mod forms;
-pub mod given_numbers;
-pub mod header_style_arg;
-pub mod headers;
-pub mod id_list;
 pub mod info;
-pub mod ini_display;
-pub mod interface;
-pub mod limiter_class;
-pub mod metrics;
-pub mod pending;
-pub mod php_value;
-pub mod phpredis_cluster;
-pub mod register;
-pub mod remaining;
+pub mod ini;
 pub mod result;
-pub mod sensitive;
-pub mod state;
-pub mod values;
-pub mod zend_api;

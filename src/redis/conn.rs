@@ -39,8 +39,9 @@ use ::redis::cluster::{ClusterClient, ClusterConnection};
 use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use ::redis::{Cmd, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
-use super::mux::Mux;
-use super::retry::{self, Deadline};
+use crate::redis::retry;
+use crate::redis::single::mux::Mux;
+use crate::redis::time::Deadline;
 
 /// A connection whose stream can no longer be trusted to be in step.
 pub fn is_broken(e: &RedisError) -> bool {
@@ -114,7 +115,7 @@ impl ClusterLink {
     /// owns that key's slot, redirected and sent again only as `retry`
     /// allows, until `deadline`.
     fn send(&mut self, cmd: &Cmd, key: Option<&[u8]>, deadline: &Deadline) -> RedisResult<Value> {
-        let slot = key.map(super::cluster_slot::slot);
+        let slot = key.map(crate::redis::cluster::slot::slot);
         let mut at: Option<((String, u16), bool)> = slot.and_then(|s| self.moved.get(&s)).map(|n| (n.clone(), false));
         loop {
             let sent = match (&at, key) {
@@ -195,14 +196,14 @@ impl ClusterLink {
 /// call that has failed already; when that node does not answer either, the
 /// error stays as it was.
 fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: Duration) -> RedisError {
-    let slot = super::cluster_slot::slot(key);
+    let slot = crate::redis::cluster::slot::slot(key);
     let route = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(Route::with_key(key, SlotAddr::Master)));
     let nodes = match c.route_command(::redis::cmd("CLUSTER").arg("NODES"), route) {
         Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
         Ok(Value::VerbatimString { text, .. }) => text,
         _ => return e,
     };
-    let Some(place) = super::cluster_slot::whereabouts(&nodes, slot) else { return e };
+    let Some(place) = crate::redis::cluster::slot::whereabouts(&nodes, slot) else { return e };
     let said = e.detail().map_or(String::new(), |d| d.to_string());
     RedisError::from((e.kind(), "cluster", format!("{said}; {place}, still so after {} ms", patience.as_millis())))
 }

@@ -30,8 +30,8 @@ use std::cell::RefCell;
 
 use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
-use super::conn::Conn;
-use super::resp;
+use crate::entry::resp;
+use crate::redis::conn::Conn;
 
 thread_local! {
     static COMMANDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -51,15 +51,15 @@ pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, mod
         [key] if !conn.is_cluster() => Ok(vec![pipelined(conn, key.as_ref(), window_ms)?]),
         // One library (or module) call for the batch: three commands per key
         // cost Redis and the client more than one call running two or three per key.
-        _ if !conn.is_cluster() => super::script::hit_many(conn, keys, window_ms, module),
+        _ if !conn.is_cluster() => crate::redis::decide::hit_many(conn, keys, window_ms, module),
         // A cluster routes by key: one key's call at a time, each redirected
         // whole while its slot moves (see above).
         _ => {
             let mut out = Vec::with_capacity(keys.len());
             for key in keys {
-                match super::script::hit_many(conn, &[key.as_ref()], window_ms, module) {
+                match crate::redis::decide::hit_many(conn, &[key.as_ref()], window_ms, module) {
                     // The connection is lost: the whole batch fails, and the pool drops it.
-                    Err(e) if super::conn::is_broken(&e) => return Err(e),
+                    Err(e) if crate::redis::conn::is_broken(&e) => return Err(e),
                     Err(e) => out.push(Err(e)),
                     Ok(mut one) => out.push(one.pop().unwrap_or_else(|| Err(RedisError::from((ErrorKind::Parse, "no reply for the key"))))),
                 }

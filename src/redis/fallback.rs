@@ -17,9 +17,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
-use super::conn::Conn;
-use super::reply::{functions_in, is_master_in};
-use super::scripts::LIBRARY;
+use crate::entry::library::LIBRARY;
+use crate::entry::reply::{functions_in, is_master_in};
+use crate::redis::conn::Conn;
 
 /// Set once a server said it has no FCALL (Redis < 7): from then on
 /// this process calls the script form. Process-wide rather than per server,

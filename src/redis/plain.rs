@@ -1,7 +1,11 @@
-//! Operating system and client error texts in plain words: what a PHP
-//! developer can act on, never an `os error` number or a Rust type's name.
+//! Failures in plain words: why opening a connection failed (`cause`), a
+//! client error (`describe`), an operating system's text (`plain_io`): what
+//! a PHP developer can act on, never an `os error` number or a Rust type's name.
 
-use super::redact::shown;
+use ::redis::RedisError;
+
+use crate::redis::target::redact::shown;
+use crate::redis::target::Tls;
 
 /// A TLS file (`what`: "CA file (cafile)", …) at `path` that cannot be read.
 pub fn unreadable_tls_file(what: &str, path: &str, e: &std::io::Error) -> String {
@@ -47,4 +51,78 @@ pub fn plain(text: &str, kind: &str) -> String {
         out = out.replace(os, words);
     }
     out
+}
+
+/// Why one server could not be connected to: its TLS settings (unreadable
+/// files, found before any I/O), or the connection's error.
+pub enum OpenError {
+    Setup(String),
+    Redis(RedisError),
+}
+
+/// `describe`, and over TLS the certificate problem said plainly.
+pub fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
+    let text = describe(e);
+    match tls {
+        Some(_) => crate::redis::cluster::tls::describe(&text).unwrap_or(text),
+        None => text,
+    }
+}
+
+/// A one-line cause in plain words: what a PHP developer can act on, never a
+/// Rust type name, a parser's internals or an `os error` number.
+pub fn describe(e: &RedisError) -> String {
+    use ::redis::ErrorKind;
+    if e.is_timeout() {
+        return "timed out".to_string();
+    }
+    if e.is_connection_refusal() {
+        return "connection refused".to_string();
+    }
+    match e.kind() {
+        // Bytes that are not RESP: an HTTP server, an SSH daemon, a TLS port spoken to in plain text.
+        ErrorKind::Parse => return "not a Redis server (its answer is not the Redis protocol)".to_string(),
+        ErrorKind::AuthenticationFailed => return "authentication failed (wrong user name or password)".to_string(),
+        _ => {}
+    }
+    if let Some(code) = e.code() {
+        // An error reply: the server's own words ("WRONGTYPE Operation against a key …"),
+        // without the " script: <sha>, on @user_script:<line>." Redis adds to
+        // an error raised inside one of our scripts: it names our code, not the cause.
+        return match e.detail().map(|d| d.split(" script: ").next().unwrap_or(d)) {
+            Some(detail) => format!("{code} {detail}"),
+            None => code.to_string(),
+        };
+    }
+    if let Some(io) = std::error::Error::source(e).and_then(|s| s.downcast_ref::<std::io::Error>()) {
+        return plain_io(io);
+    }
+    plain(&e.to_string(), &format!("{:?}", e.kind()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::redis::ErrorKind;
+
+    #[test]
+    fn causes_are_plain_words() {
+        let io = |kind, text: &str| RedisError::from(std::io::Error::new(kind, text.to_string()));
+        assert_eq!(describe(&io(std::io::ErrorKind::WouldBlock, "Resource temporarily unavailable (os error 11)")), "timed out");
+        assert_eq!(describe(&io(std::io::ErrorKind::ConnectionRefused, "Connection refused (os error 111)")), "connection refused");
+        assert_eq!(describe(&io(std::io::ErrorKind::ConnectionReset, "Connection reset by peer (os error 104)")), "the server reset the connection");
+        assert_eq!(
+            describe(&RedisError::from((ErrorKind::AuthenticationFailed, "Password authentication failed"))),
+            "authentication failed (wrong user name or password)"
+        );
+        assert_eq!(describe(&RedisError::from((ErrorKind::Parse, "Parse error"))), "not a Redis server (its answer is not the Redis protocol)");
+        let nested = RedisError::from((
+            ErrorKind::Io,
+            "It failed to check startup nodes.",
+            "Failed to connect to each cluster node (127.0.0.1:7000: Connection refused (os error 111))".to_string(),
+        ));
+        assert_eq!(describe(&nested), "no cluster node answered: Failed to connect to each cluster node (127.0.0.1:7000: connection refused)");
+        let text = describe(&nested);
+        assert!(!text.contains("os error") && !text.contains(" - Io"), "{text}");
+    }
 }

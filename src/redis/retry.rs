@@ -1,8 +1,6 @@
 //! The one retry rule: a command is sent again only when an answer proves it
 //! did not run; one that may have reached the server is never sent twice, so
-//! a decision is applied at most once. And the one time bound: a call's
-//! replies are waited for until its deadline, in all, whatever the number of
-//! round trips or redirections in between.
+//! a decision is applied at most once (the time bound is `time`'s).
 //!
 //! What proves a command did not run:
 //! - nothing of it was written: the connection was found closed before the
@@ -18,7 +16,6 @@
 //! its message says it may have been counted (`may_have_run`).
 
 use std::io;
-use std::time::{Duration, Instant};
 
 use ::redis::{ErrorKind, RedisError};
 
@@ -51,37 +48,6 @@ pub fn did_not_run(e: &RedisError) -> bool {
 /// the write). Its message says so.
 pub fn may_have_run(e: &RedisError) -> bool {
     e.is_io_error() && !did_not_run(e)
-}
-
-/// When a call must have its replies.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadline(Instant);
-
-impl Deadline {
-    /// `reply` from now: the call's `ratelimit.timeout`.
-    pub fn after(reply: Duration) -> Deadline {
-        Deadline(Instant::now() + reply)
-    }
-
-    /// Later by `d`: the time a connection took to open (the bound is the
-    /// reply timeout plus the connect timeout when a call opens one).
-    pub fn extend(&mut self, d: Duration) {
-        self.0 += d;
-    }
-
-    pub fn instant(&self) -> Instant {
-        self.0
-    }
-
-    /// The time left; zero once passed.
-    pub fn left(&self) -> Duration {
-        self.0.saturating_duration_since(Instant::now())
-    }
-
-    /// The timeout error of a call with no time left for another round trip.
-    pub fn passed() -> RedisError {
-        io::Error::new(io::ErrorKind::TimedOut, "no reply within the timeout").into()
-    }
 }
 
 #[cfg(test)]
@@ -122,15 +88,5 @@ mod tests {
         let wrongtype = server(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n");
         assert!(!did_not_run(&wrongtype) && !may_have_run(&wrongtype));
         assert!(!did_not_run(&server(b"-ERR ratelimit: bad\r\n")));
-    }
-
-    #[test]
-    fn a_deadline_counts_down_and_can_be_extended() {
-        let mut d = Deadline::after(Duration::from_millis(50));
-        assert!(d.left() <= Duration::from_millis(50));
-        d.extend(Duration::from_secs(10));
-        assert!(d.left() > Duration::from_secs(9));
-        assert!(Deadline::after(Duration::ZERO).left().is_zero());
-        assert!(Deadline::passed().is_timeout());
     }
 }

@@ -136,10 +136,10 @@ impl Drop for RedisServer {
     }
 }
 
-use ratelimit::limiter::backend::Backend;
+use ratelimit::backend::memory;
+use ratelimit::backend::Backend;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{OnError, Policy};
-use ratelimit::memory;
 use ratelimit::redis::pool::{self, Timeouts};
 use ratelimit::redis::target::Target;
 

@@ -9,20 +9,20 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
-use super::fixed_window::FixedWindowRateLimiter;
-use super::gcra::GcraRateLimiter;
-use super::leaky_bucket::LeakyBucketRateLimiter;
-use super::sliding_window::SlidingWindowRateLimiter;
-use super::token_bucket::TokenBucketRateLimiter;
 use crate::error::Invalid;
-use crate::php::array_entries::entries;
+use crate::php::args::array_entries::entries;
+use crate::php::args::given_numbers::{GivenNumbers, Member};
+use crate::php::args::php_value::type_name;
+use crate::php::classes::fixed_window::FixedWindowRateLimiter;
+use crate::php::classes::gcra::GcraRateLimiter;
+use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::leaky_bucket::LeakyBucketRateLimiter;
+use crate::php::classes::remaining::{self, LimiterClass};
+use crate::php::classes::sliding_window::SlidingWindowRateLimiter;
+use crate::php::classes::state::LimiterState;
+use crate::php::classes::token_bucket::TokenBucketRateLimiter;
+use crate::php::engine::register::Finish;
 use crate::php::exceptions::in_call;
-use crate::php::given_numbers::{GivenNumbers, Member};
-use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::php_value::type_name;
-use crate::php::register::Finish;
-use crate::php::remaining::{self, LimiterClass};
-use crate::php::state::LimiterState;
 
 const CLASS: &str = "CompoundRateLimiter";
 
@@ -106,9 +106,9 @@ rate_limiter_impl!(CompoundRateLimiter {
 
 impl Finish for CompoundRateLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        crate::php::debug_info::install::<Self>();
-        crate::php::interface::declare_parameters(ce)?;
-        crate::php::dry_run::declare(ce)?;
+        crate::php::classes::debug_info::install::<Self>();
+        crate::php::classes::interface::declare_parameters(ce)?;
+        crate::php::classes::dry_run::declare(ce)?;
         remaining::declare(ce)
     }
 }

@@ -6,12 +6,12 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::fixed_window;
-use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::GivenNumbers;
-use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
-use crate::php::register::Finish;
-use crate::php::state::LimiterState;
+use crate::php::args::forms::{Form, Signature};
+use crate::php::args::given_numbers::GivenNumbers;
+use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::classes::state::LimiterState;
+use crate::php::engine::register::Finish;
 
 static SIGNATURE: Signature = Signature {
     class: "FixedWindowRateLimiter",
@@ -33,7 +33,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
             fixed_window::policy(a.float("window")?, a.int("limit")?)
         })?;
-        crate::php::remaining::initialize::<Self>();
+        crate::php::classes::remaining::initialize::<Self>();
         Ok(FixedWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
     }
 });

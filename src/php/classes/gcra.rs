@@ -8,15 +8,15 @@ use ext_php_rs::zend::ClassEntry;
 
 use crate::error::Result;
 use crate::limiter::gcra;
+use crate::php::args::forms::{Form, Signature};
+use crate::php::args::given_numbers::GivenNumbers;
+use crate::php::args::values::{Id, Int};
+use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
+use crate::php::classes::state::LimiterState;
+use crate::php::engine::register::Finish;
+use crate::php::engine::zend_api::{self, MAY_BE_LONG, MAY_BE_STRING};
 use crate::php::exceptions::in_call;
-use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::GivenNumbers;
-use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
-use crate::php::register::Finish;
-use crate::php::state::LimiterState;
-use crate::php::values::{Id, Int};
-use crate::php::zend_api::{self, MAY_BE_LONG, MAY_BE_STRING};
 
 static SIGNATURE: Signature = Signature {
     class: "GcraRateLimiter",
@@ -47,7 +47,7 @@ rate_limiter_impl!(GcraRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period], |a| {
             gcra::policy(a.int("maxBurst")?, a.int("count")?, a.float("period")?)
         })?;
-        crate::php::remaining::initialize::<Self>();
+        crate::php::classes::remaining::initialize::<Self>();
         Ok(GcraRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period]) })
     }
 
@@ -74,7 +74,7 @@ rate_limiter_impl!(GcraRateLimiter {
         };
         let tuple = run().map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
         self_.state.set_remaining(Some(tuple[2]));
-        crate::php::remaining::publish(self_);
+        crate::php::classes::remaining::publish(self_);
         Ok(tuple.to_vec())
     }
 });

@@ -1,8 +1,18 @@
-//! One file per limiter class: its constructor forms and its parameters; the
-//! `RateLimiterInterface` methods come from `rate_limiter_impl!`.
+//! The classes PHP code uses: one file per limiter class (its constructor
+//! forms and parameters; the `RateLimiterInterface` methods come from
+//! `rate_limiter_impl!` in `interface`), what every limiter class holds and
+//! does (`state`), its `$remaining` property, `var_dump()` view and dry-run
+//! copy, and `RateLimitMetrics` (`metrics`).
 pub mod compound;
+pub mod debug_info;
+pub mod dry_run;
 pub mod fixed_window;
 pub mod gcra;
+pub mod interface;
 pub mod leaky_bucket;
+pub mod limiter_class;
+pub mod metrics;
+pub mod remaining;
 pub mod sliding_window;
+pub mod state;
 pub mod token_bucket;

@@ -7,12 +7,12 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::sliding_window;
-use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::GivenNumbers;
-use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
-use crate::php::register::Finish;
-use crate::php::state::LimiterState;
+use crate::php::args::forms::{Form, Signature};
+use crate::php::args::given_numbers::GivenNumbers;
+use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::classes::state::LimiterState;
+use crate::php::engine::register::Finish;
 
 static SIGNATURE: Signature = Signature {
     class: "SlidingWindowRateLimiter",
@@ -50,7 +50,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
             sliding_window::policy(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)
         })?;
-        crate::php::remaining::initialize::<Self>();
+        crate::php::classes::remaining::initialize::<Self>();
         Ok(SlidingWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &given) })
     }
 });

@@ -6,12 +6,12 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::token_bucket;
-use crate::php::forms::{Form, Signature};
-use crate::php::given_numbers::GivenNumbers;
-use crate::php::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
-use crate::php::register::Finish;
-use crate::php::state::LimiterState;
+use crate::php::args::forms::{Form, Signature};
+use crate::php::args::given_numbers::GivenNumbers;
+use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
+use crate::php::classes::state::LimiterState;
+use crate::php::engine::register::Finish;
 
 // The short form puts the rate before the capacity, the long form after it.
 static SIGNATURE: Signature = Signature {
@@ -37,7 +37,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
             token_bucket::policy(a.int("capacity")?, a.float("refillRate")?)
         })?;
-        crate::php::remaining::initialize::<Self>();
+        crate::php::classes::remaining::initialize::<Self>();
         Ok(TokenBucketRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate]) })
     }
 });

@@ -1,0 +1,146 @@
+//! The one seam between a limiter and the place that decides: a Redis
+//! target's pooled connections (the server module's command or the Lua
+//! library decides there, `crate::redis`), or a `memory://` store in this
+//! process (the module's own code decides there, `memory`). A limiter and a
+//! compound say once what to decide (an entry call, `crate::entry`); the
+//! methods here are the only code that tells the two places apart: decide,
+//! decide many, decide each of several calls, delete, and read the metrics'
+//! hashes. The give-back, in-flight and lease operations are entry calls too,
+//! and go through the same methods.
+
+pub mod memory;
+
+use std::sync::Arc;
+
+use ::redis::Value;
+
+use crate::backend::memory::MemoryTarget;
+use crate::entry::call::{Args, EntryCall};
+use crate::entry::library::Entry;
+use crate::entry::reply::Ints;
+use crate::error::Result;
+use crate::redis::pool::TargetConnections;
+use crate::redis::time::Timeouts;
+use crate::redis::{counter, decide};
+
+#[derive(Clone)]
+pub enum Backend {
+    Redis(Arc<TargetConnections>),
+    Memory(Arc<MemoryTarget>),
+}
+
+/// How a call reaches Redis: its timeouts, and whether the server module's
+/// command may decide where the server has it (`ratelimit.server_module`).
+/// A `memory://` store needs neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    pub timeouts: Timeouts,
+    pub server_module: bool,
+}
+
+/// What a decision answered: a fixed window's counter after a hit (count,
+/// ms left in the window), or an entry point's answer (`crate::entry::reply`).
+pub enum Answer {
+    Count((i64, i64)),
+    Ints(Ints),
+}
+
+/// Several answers, each standing alone (a key holding a foreign value
+/// fails only its own).
+pub type Answers = Vec<Result<Answer>>;
+
+fn ints_of<E>(all: Vec<std::result::Result<Ints, E>>) -> Vec<std::result::Result<Answer, E>> {
+    all.into_iter().map(|r| r.map(Answer::Ints)).collect()
+}
+
+impl Backend {
+    /// Whether both decide in the same place (one target's connections, one store).
+    pub fn same(&self, other: &Backend) -> bool {
+        match (self, other) {
+            (Backend::Redis(a), Backend::Redis(b)) => Arc::ptr_eq(a, b),
+            (Backend::Memory(a), Backend::Memory(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    pub fn is_cluster(&self) -> bool {
+        matches!(self, Backend::Redis(conns) if conns.is_cluster())
+    }
+
+    /// Whether answers cost a round trip, so that the block cache may save
+    /// one: Redis's do; a memory store is as near as the cache.
+    pub fn is_remote(&self) -> bool {
+        matches!(self, Backend::Redis(_))
+    }
+
+    /// One decision: `call` (take, peek, a compound, and the counted ones).
+    /// `hit_window_ms`: the call is a fixed window's cost-1 consume of that
+    /// window, which a single server answers with its scriptless pipeline
+    /// (`redis::counter`: cheaper than any script, the same count); a
+    /// cluster (a pipeline cannot be redirected command by command) and a
+    /// memory store decide `call`.
+    pub fn decide<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answer> {
+        match self {
+            Backend::Memory(store) => store.decide(call).map(Answer::Ints),
+            Backend::Redis(conns) => conns.run(reach.timeouts, |conn| match hit_window_ms {
+                Some(window_ms) if !conn.is_cluster() => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
+                _ => decide::decide(conn, call, reach.server_module).map(Answer::Ints),
+            }),
+        }
+    }
+
+    /// One decision per key of `many` (`Entry::TakeMany`, or
+    /// `TakeManyCounted`: its last key the counters' base), in order, in one
+    /// call. `hit_window_ms` as for `decide`: on Redis every key's fixed
+    /// window hit in one pipeline.
+    pub fn decide_many<K: AsRef<[u8]>>(&self, many: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answers> {
+        match self {
+            Backend::Memory(store) => store.decide_many(many).map(ints_of),
+            Backend::Redis(conns) => conns.run_many(reach.timeouts, |conn| match hit_window_ms {
+                Some(window_ms) => counter::hit_many(conn, many.keys, window_ms, reach.server_module)
+                    .map(|all| all.into_iter().map(|r| r.map(Answer::Count)).collect()),
+                None => decide::decide_many(conn, many, reach.server_module).map(ints_of),
+            }),
+        }
+    }
+
+    /// One `entry` call per element of `calls` (each its own keys, the same
+    /// arguments), in order: pipelined in one round trip on a single server,
+    /// one by one on a cluster and in a memory store. Each answer stands alone.
+    pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
+        &self,
+        entry: Entry,
+        calls: &[L],
+        counting: &[Vec<u8>],
+        args: &Args,
+        per_call: &[i64],
+        reach: Reach,
+    ) -> Result<Vec<Result<Ints>>> {
+        match self {
+            Backend::Memory(store) => {
+                Ok(calls.iter().map(|keys| store.decide(&EntryCall { entry, keys: keys.as_ref(), counting, args, per_call })).collect())
+            }
+            Backend::Redis(conns) => {
+                conns.run_many(reach.timeouts, |conn| decide::decide_each(conn, entry, calls, counting, args, per_call, reach.server_module))
+            }
+        }
+    }
+
+    /// Deletes `keys` in one command (on a cluster they share a slot, and
+    /// the command goes whole to its master: `Conn::req_command_for_key`).
+    /// A failure is an error, whatever `on_error` says: a lost reset is a lost write.
+    pub fn delete(&self, keys: &[&[u8]], timeouts: Timeouts) -> Result<()> {
+        match self {
+            Backend::Memory(store) => {
+                store.delete(keys);
+                Ok(())
+            }
+            Backend::Redis(conns) => conns
+                .run(timeouts, |conn| {
+                    let first = keys.first().copied().unwrap_or_default();
+                    conn.req_command_for_key(::redis::cmd("DEL").arg(keys), first).and_then(Value::extract_error)
+                })
+                .map(|_| ()),
+        }
+    }
+}

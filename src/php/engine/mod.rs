@@ -1,0 +1,11 @@
+//! What the extension takes from the PHP binary beyond ext-php-rs: the
+//! engine's own symbols (`symbols`, the one place they are declared or
+//! looked up), typed readonly properties and parameter types (`zend_api`),
+//! registering the interface and classes at MINIT (`register`), the
+//! binding's own errors in PHP's words (`binding_errors`), and an exception
+//! thrown by PHP code the extension called (`thrown`).
+pub mod binding_errors;
+pub mod register;
+pub mod symbols;
+pub mod thrown;
+pub mod zend_api;

@@ -1,0 +1,63 @@
+//! A failed call in the user's words: where, what happened, and whether the
+//! decision may have been counted (`retry::may_have_run`). Each failure is
+//! counted on its slot (`php --ri`).
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use ::redis::RedisError;
+
+use crate::error::Error;
+use crate::redis::plain::{cause, describe};
+use crate::redis::pool::TargetConnections;
+use crate::redis::retry;
+use crate::redis::time::Timeouts;
+
+impl TargetConnections {
+    /// A call that failed with `e`: the cause, and when the command may
+    /// have run (`retry::may_have_run`), that it may have been counted.
+    pub(super) fn fail(&self, e: &RedisError, timeouts: Timeouts) -> Error {
+        if !retry::may_have_run(e) {
+            return self.fail_to_open(e);
+        }
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        let cause = match e.is_timeout() {
+            true => format!("timed out after {} s", seconds(timeouts.reply)),
+            false => "the connection was lost after the command was sent".to_string(),
+        };
+        Error::Redis(format!("Redis at {}: {cause}; the decision may have been counted", self.target))
+    }
+
+    /// A connection that could not be opened (nothing was sent), or `fail`'s cause.
+    pub(super) fn fail_to_open(&self, e: &RedisError) -> Error {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        let text = match &self.target.tls {
+            // The handshake runs with the first command, so a plain port (which
+            // reads a TLS hello as the start of a command and waits) shows as a timeout.
+            Some(_) if e.is_timeout() => format!("{}; over TLS this is also what a plain, non-TLS port gives", describe(e)),
+            tls => cause(e, tls.as_ref()),
+        };
+        let text = match self.target.is_cluster() && self.target.password.is_none() && text.contains("NOAUTH") {
+            true => format!("{text}; {CLUSTER_WITHOUT_PASSWORD}"),
+            false => text,
+        };
+        Error::Redis(format!("Redis at {}: {text}", self.target))
+    }
+}
+
+/// Added to NOAUTH from a cluster no password was given for. The usual way to
+/// get there is a phpredis `RedisCluster` object as `$connection`: its
+/// password cannot be read from it (`php::phpredis_cluster`), so the user
+/// must be told where to put it.
+const CLUSTER_WITHOUT_PASSWORD: &str = "the cluster wants a password and none was given (phpredis does not expose a RedisCluster \
+    object's password, so one passed as $connection is used without it): pass a redis-cluster://:password@host:port DSN \
+    or ['cluster' => [...], 'auth' => ...] instead";
+
+/// Seconds as a PHP developer wrote them: "0.2", "1", "1.5".
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    match ms % 1000 {
+        0 => format!("{}", ms / 1000),
+        _ => format!("{}", (ms as f64 / 1000.0)),
+    }
+}

@@ -1,0 +1,375 @@
+//! The per-process connection pool: a connection per `Target`, opened lazily,
+//! kept across calls and across the requests of a PHP-FPM worker. Here: the
+//! map of targets, its bound, a call's way in (`TargetConnections::run`) and what `php
+//! --ri` shows; a connection per call in `lanes`, the threads' shared ones in
+//! `shared` (`held`: what each holds), opening one in `connect`, a failed
+//! call's words in `failure`.
+//!
+//! A target has `LANES` places for a connection. One thread (PHP-FPM, the
+//! CLI) only ever uses the first: one connection per target. The threads of
+//! a thread-safe PHP (FrankenPHP) take a free lane each, so up to `LANES`
+//! round trips to one target overlap instead of queueing behind one socket;
+//! a lane is opened only when every open one is busy, and only within the
+//! bound below (otherwise the thread waits its turn on an open one).
+//!
+//! Bounded, so a process that meets many targets (one per db number, per
+//! tenant…) never runs out of file descriptors:
+//! - at most `ratelimit.max_connections` connections are open; opening one
+//!   more closes the least recently used idle one first (another lane of a
+//!   busy target is not opened beyond it);
+//! - a target no limiter holds any more is dropped once it has no open
+//!   connection (it failed, or the bound closed it), so failed targets do not
+//!   pile up; a target a limiter still holds stays, and reconnects on its next call.
+//!
+//! A call is applied at most once (`retry`): a command is sent again, on a
+//! new connection, only when nothing of it was written (the connection was
+//! found closed before the write) or the server refused it before running
+//! it (READONLY from a demoted Sentinel master). A call that timed out or
+//! lost its connection after the write fails, and says it may have been
+//! counted. Its replies are waited for until one deadline, its
+//! `ratelimit.timeout` from its start, plus the time spent opening a
+//! connection when it opened one.
+//!
+//! Three rules keep a decision from ever being read off the wrong reply:
+//! - a connection remembers the process incarnation that opened it
+//!   (`crate::fork::generation`, in effect the PID); after `fork()` the child sees
+//!   another and opens its own (the parent's socket is shared with
+//!   the child, and two processes reading one socket cross their replies);
+//! - after any I/O error or timeout the connection is dropped: a reply that
+//!   arrives late would otherwise be read as the answer to the next command;
+//! - a Redis error reply (WRONGTYPE, a script error) leaves the connection
+//!   usable, since the protocol stream is still in step; but READONLY on a
+//!   Sentinel target means its master was demoted: that connection is
+//!   dropped, so the next one asks the sentinels again (`sentinel`).
+//!
+//! A Sentinel target's reused connection is also dropped, before the call,
+//! when the sentinels name another master (asked at most once a second,
+//! `sentinel::Confirmed`): a master failed over while still up is left at once.
+//!
+//! A single server's connection is our own socket and reply reader (`mux`)
+//! in every case. Under a thread-safe PHP the threads calling a single server
+//! (TCP, TLS or a unix socket) do not take a lane each: they share one
+//! connection, their commands pipelined in batches, so concurrent decisions
+//! share their round trips and Redis its system calls (`ratelimit.multiplex`: how many such
+//! connections per target, or `off` for the lanes). Each call still waits for
+//! its own reply with its own timeout; the rules above hold for them too, with
+//! one change: a caller that times out leaves the connection to the others
+//! still waiting on it, and its late reply is read and dropped there (`mux`);
+//! the connection closes once no caller is left waiting on it. A Sentinel
+//! target's master and TLS are shared the same way; a cluster keeps the lanes.
+
+pub mod connect;
+pub mod failure;
+pub mod held;
+pub mod lanes;
+pub mod multiplex;
+pub mod sentinel;
+pub mod shared;
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use ::redis::{RedisError, RedisResult};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+
+use crate::error::Result;
+use crate::redis::conn::Conn;
+use crate::redis::pool::held::{close_idle, idle_in, module_in, open_in, Live, Shared};
+use crate::redis::pool::multiplex::{shared_lanes, LANES};
+use crate::redis::retry;
+use crate::redis::target::{Address, Sentinels, Target};
+use crate::redis::time::Deadline;
+pub use crate::redis::time::Timeouts;
+
+/// A call's hold on one of its target's connections, for as many tries as
+/// the retry rule allows (`TargetConnections::at_most_once`): a lane locked
+/// for the call (`lanes`) or a connection the threads share (`shared`).
+trait Hold {
+    /// Opens the connection when there is none; `true` when it opened one now.
+    fn open(&mut self, tc: &TargetConnections, timeouts: Timeouts) -> Result<bool>;
+    /// A Sentinel target's: whether the sentinels name another master now
+    /// (asked at most once a second, `sentinel::Confirmed`).
+    fn master_moved(&mut self, tc: &TargetConnections, sentinels: &Sentinels, timeouts: Timeouts) -> bool;
+    /// The open connection, ready for a call until `deadline`.
+    fn conn(&mut self, deadline: Deadline, timeouts: Timeouts) -> RedisResult<&mut Conn>;
+    /// Whether the failure `e` leaves the connection unfit for another call.
+    fn unfit_after(&self, e: &RedisError) -> bool;
+    /// Lets the connection go.
+    fn forget(&mut self, tc: &TargetConnections);
+}
+
+/// One target's connections, shared by every limiter pointed at that target.
+pub struct TargetConnections {
+    target: Target,
+    lanes: [Mutex<Option<Live>>; LANES],
+    /// Connections the threads share; locked only to take or replace one, not for a call.
+    shared: [Mutex<Option<Shared>>; LANES],
+    /// Lanes ever opened: threads that find every one busy wait on one of these.
+    lanes_used: AtomicUsize,
+    opened: AtomicU64,
+    failures: AtomicU64,
+    /// `TICK` at the last call: the least recently used connection closes first.
+    last_used: AtomicU64,
+}
+
+static POOL: Lazy<Mutex<HashMap<Target, Arc<TargetConnections>>>> = Lazy::new(Default::default);
+/// A logical clock for least-recently-used order (cheaper than reading time).
+static TICK: AtomicU64 = AtomicU64::new(0);
+/// Connections closed by the bound; targets dropped for want of a connection.
+static CLOSED_BY_BOUND: AtomicU64 = AtomicU64::new(0);
+static DROPPED: AtomicU64 = AtomicU64::new(0);
+
+/// The bound by default: room for many targets per process, far below the
+/// usual 1024 descriptors (`ratelimit.max_connections`).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+thread_local! {
+    /// The bound as the calling thread sees it. The pool is one per process,
+    /// but a thread-safe PHP keeps `ratelimit.max_connections` per thread (a
+    /// request's `ini_set()` is its own): the bound of the thread that opens a
+    /// target is the one enforced then.
+    static MAX_CONNECTIONS: Cell<usize> = const { Cell::new(DEFAULT_MAX_CONNECTIONS) };
+}
+
+/// Sets how many connections the process keeps open at most, as the calling
+/// thread sees it (the PHP layer applies `ratelimit.max_connections` here);
+/// the next new target enforces it.
+pub fn set_max_connections(n: usize) {
+    MAX_CONNECTIONS.set(n.max(1));
+}
+
+pub fn max_connections() -> usize {
+    MAX_CONNECTIONS.get()
+}
+
+/// The connections of `target`, created on first use. No connection is opened here.
+pub fn connections(target: Target) -> Arc<TargetConnections> {
+    let _inside = crate::fork::enter();
+    let mut pool = POOL.lock();
+    if let Some(slot) = pool.get(&target) {
+        return slot.clone();
+    }
+    let slot = Arc::new(TargetConnections {
+        target: target.clone(),
+        lanes: Default::default(),
+        shared: Default::default(),
+        lanes_used: AtomicUsize::new(1),
+        opened: AtomicU64::new(0),
+        failures: AtomicU64::new(0),
+        last_used: AtomicU64::new(TICK.fetch_add(1, Ordering::Relaxed)),
+    });
+    pool.insert(target, slot.clone());
+    enforce_bound(&mut pool, &slot);
+    slot
+}
+
+/// Keeps the pool within its bound; `keep` is the target in use right now.
+/// Connections a call is on are left alone.
+fn enforce_bound(pool: &mut HashMap<Target, Arc<TargetConnections>>, keep: &Arc<TargetConnections>) {
+    let pid = crate::fork::generation();
+    let mut excess = open_connections(pool, pid).saturating_sub(max_connections());
+    let mut others: Vec<&Arc<TargetConnections>> = pool.values().filter(|s| !Arc::ptr_eq(s, keep)).collect();
+    others.sort_by_key(|s| s.last_used.load(Ordering::Relaxed));
+    for slot in &others {
+        if excess == 0 {
+            break;
+        }
+        let closed = close_idle(&slot.lanes, pid, &mut excess) + close_idle(&slot.shared, pid, &mut excess);
+        CLOSED_BY_BOUND.fetch_add(closed, Ordering::Relaxed);
+    }
+    // Without a connection, a target no limiter holds is only memory: drop it.
+    let garbage: Vec<Target> =
+        others.iter().filter(|s| Arc::strong_count(s) == 1 && s.idle_connections(pid) == Some(0)).map(|s| s.target.clone()).collect();
+    for target in garbage {
+        pool.remove(&target);
+        DROPPED.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Connections open in this process (a lane busy in a call counts as open).
+fn open_connections(pool: &HashMap<Target, Arc<TargetConnections>>, pid: u32) -> usize {
+    pool.values().map(|s| s.open_connections(pid)).sum()
+}
+
+/// What `php --ri ratelimit` shows of the pool.
+pub struct TargetState {
+    pub target: String,
+    /// Open connections (lanes busy in a call count as open).
+    pub connections: usize,
+    /// What decides there (`script::path`), as the open connection found; `None` before one opened.
+    pub path: Option<&'static str>,
+    pub opened: u64,
+    pub failures: u64,
+}
+
+/// Pool-wide numbers for `php --ri ratelimit`.
+pub struct PoolStats {
+    pub max_connections: usize,
+    pub closed_by_bound: u64,
+    pub dropped: u64,
+}
+
+pub fn stats() -> PoolStats {
+    PoolStats {
+        max_connections: max_connections(),
+        closed_by_bound: CLOSED_BY_BOUND.load(Ordering::Relaxed),
+        dropped: DROPPED.load(Ordering::Relaxed),
+    }
+}
+
+pub fn state() -> Vec<TargetState> {
+    let _inside = crate::fork::enter();
+    let pid = crate::fork::generation();
+    let pool = POOL.lock();
+    let mut rows: Vec<TargetState> = pool
+        .values()
+        .map(|s| TargetState {
+            target: s.target.to_string(),
+            connections: s.open_connections(pid),
+            path: module_in(&s.lanes, pid).or_else(|| module_in(&s.shared, pid)).map(crate::redis::decide::path),
+            opened: s.opened.load(Ordering::Relaxed),
+            failures: s.failures.load(Ordering::Relaxed),
+        })
+        .collect();
+    rows.sort_by(|a, b| a.target.cmp(&b.target));
+    rows
+}
+
+impl TargetConnections {
+    /// Whether this target is a Redis Cluster (keys then carry a hash tag).
+    pub fn is_cluster(&self) -> bool {
+        self.target.is_cluster()
+    }
+
+    /// Connections open in this process: lanes (a lane busy in a call
+    /// counts as open) and shared ones still usable.
+    fn open_connections(&self, pid: u32) -> usize {
+        open_in(&self.lanes, pid) + open_in(&self.shared, pid)
+    }
+
+    /// Whether this target's calls may share a connection: a single server,
+    /// or a Sentinel target's master (TCP, TLS or a unix socket); not a
+    /// cluster, whose connection routes each command itself.
+    fn shareable(&self) -> bool {
+        matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_))
+    }
+
+    /// Runs `op` on this target's connection, opening it if needed, within
+    /// one deadline (`retry::Deadline`).
+    ///
+    /// A connection found closed before anything was written (the server
+    /// restarted, or closed it idle) is replaced and `op` is tried once more,
+    /// as is a call a demoted Sentinel master refused (READONLY): neither ran.
+    /// A timeout or a connection lost after the write is never retried, since
+    /// the command may have run (`retry`).
+    pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        // The pool's locks are taken inside the gate: a fork() waits for this call.
+        let _inside = crate::fork::enter();
+        self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+        let opened = self.opened.load(Ordering::Relaxed);
+        let failures = self.failures.load(Ordering::Relaxed);
+        let shared = match self.shareable() {
+            true => shared_lanes(),
+            false => 0,
+        };
+        let deadline = Deadline::after(timeouts.reply);
+        let result = match shared {
+            0 => self.at_most_once(self.lane_hold(), timeouts, deadline, op),
+            n => self.at_most_once(self.shared_hold(n), timeouts, deadline, op),
+        };
+        // A connection opened (one more descriptor) or one lost (a target that
+        // may be garbage now): the only moments the bound can be crossed.
+        if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
+            enforce_bound(&mut POOL.lock(), self);
+        }
+        result
+    }
+
+    /// `op` on `hold`'s connection by the one retry rule (`retry`): the
+    /// connection opened when there is none (the deadline extended by the
+    /// time that took); a Sentinel target's connection let go first when the
+    /// sentinels name another master (nothing was sent: the old master may
+    /// still take writes, which it loses when demoted); a connection a failure
+    /// left unfit let go, and `op` tried once more only when the failure
+    /// proves it did not run.
+    fn at_most_once<T>(
+        &self,
+        mut hold: impl Hold,
+        timeouts: Timeouts,
+        mut deadline: Deadline,
+        mut op: impl FnMut(&mut Conn) -> RedisResult<T>,
+    ) -> Result<T> {
+        let mut retried = false;
+        loop {
+            let started = Instant::now();
+            let opened = hold.open(self, timeouts)?;
+            let moved = match &self.target.address {
+                Address::Sentinel(sentinels) => hold.master_moved(self, sentinels, timeouts),
+                _ => false,
+            };
+            if opened || self.target.is_sentinel() {
+                deadline.extend(started.elapsed());
+            }
+            if moved {
+                hold.forget(self);
+                continue;
+            }
+            match hold.conn(deadline, timeouts).and_then(&mut op) {
+                Ok(v) => return Ok(v),
+                // A master demoted to replica refused the write (nothing ran):
+                // a Sentinel target drops it and asks the sentinels again.
+                Err(e) if hold.unfit_after(&e) || self.demoted(&e) => {
+                    hold.forget(self);
+                    if retry::did_not_run(&e) && !std::mem::replace(&mut retried, true) {
+                        continue;
+                    }
+                    return Err(self.fail(&e, timeouts));
+                }
+                Err(e) => return Err(self.fail(&e, timeouts)),
+            }
+        }
+    }
+
+    /// Whether one more connection stays within the bound.
+    fn room_for_another(&self, pid: u32) -> bool {
+        open_connections(&POOL.lock(), pid) < max_connections()
+    }
+
+    /// `run` for a pipeline whose replies each succeed or fail alone (a
+    /// foreign key fails its own call, not the batch).
+    pub fn run_many<T>(
+        self: &Arc<Self>,
+        timeouts: Timeouts,
+        op: impl FnMut(&mut Conn) -> RedisResult<Vec<RedisResult<T>>>,
+    ) -> Result<Vec<Result<T>>> {
+        let _inside = crate::fork::enter();
+        let all = self.run(timeouts, op)?;
+        if all.iter().any(|r| r.as_ref().is_err_and(|e| self.demoted(e))) {
+            // The master was demoted: no idle connection to it is kept.
+            for lane in &self.lanes {
+                if let Some(mut live) = lane.try_lock() {
+                    live.take();
+                }
+            }
+            for lane in &self.shared {
+                lane.lock().take();
+            }
+        }
+        Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e, timeouts))).collect())
+    }
+
+    /// How many connections are open when no lane is busy; `None` while one is.
+    fn idle_connections(&self, pid: u32) -> Option<usize> {
+        Some(idle_in(&self.lanes, pid)? + idle_in(&self.shared, pid)?)
+    }
+
+    /// READONLY from a Sentinel target's server: it was the master when we
+    /// connected and is a replica now (a failover). Elsewhere READONLY is
+    /// only an error reply (a replica named on purpose, a cluster's own handling).
+    fn demoted(&self, e: &RedisError) -> bool {
+        self.target.is_sentinel() && e.code() == Some("READONLY")
+    }
+}
