@@ -17,7 +17,8 @@
 use libfuzzer_sys::fuzz_target;
 use ratelimit::limiter::{gcra, Outcome};
 use ratelimit::entry::reply::{count_and_ttl, functions_in, module_in, Ints};
-use ratelimit::redis::pool::sentinel::{master_in, role_in};
+use ratelimit::redis::conn::role_in;
+use ratelimit::redis::pool::sentinel::master_in;
 use ratelimit_fuzz::Bytes;
 
 fn check(o: &Outcome, limit: i64) {

@@ -175,14 +175,6 @@ pub fn functions_in(reply: Value) -> RedisResult<bool> {
     }
 }
 
-/// ROLE's reply: "master", or "slave" for a replica.
-pub fn is_master_in(reply: Value) -> RedisResult<bool> {
-    match reply {
-        Value::Array(parts) => Ok(matches!(parts.first(), Some(Value::BulkString(role)) if role == b"master")),
-        other => Err(unexpected(&other)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::metrics::{layout, Table, OUTCOMES};
 use crate::redis::pool::Timeouts;
+use crate::redis::retry::as_result;
 
 /// The most minutes `fleet()` reads: a minute's counters live an hour.
 pub const MAX_MINUTES: i64 = core::KEEP_MINUTES + 1;
@@ -77,7 +78,10 @@ pub fn read(backend: &Backend, timeouts: Timeouts, key_prefix: &[u8], n: i64) ->
                             }
                         }
                     }
-                    Value::ServerError(e) => return Err(Error::Redis(format!("reading the metrics: {}", e.details().unwrap_or(e.code())))),
+                    Value::ServerError(_) => {
+                        let e = as_result(Ok(reply)).expect_err("an error reply");
+                        return Err(Error::Redis(format!("reading the metrics: {}", e.detail().or(e.code()).unwrap_or_default())));
+                    }
                     _ => {}
                 }
             }

@@ -39,14 +39,9 @@ use ::redis::cluster::{ClusterClient, ClusterConnection};
 use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use ::redis::{Cmd, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
-use crate::redis::retry;
+use crate::redis::retry::{self, as_result, Allows};
 use crate::redis::single::mux::Mux;
 use crate::redis::time::Deadline;
-
-/// A connection whose stream can no longer be trusted to be in step.
-pub fn is_broken(e: &RedisError) -> bool {
-    e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_unrecoverable_error()
-}
 
 /// One server's connection or a cluster's, for one call (its deadline).
 pub struct Conn {
@@ -83,21 +78,6 @@ pub struct ClusterLink {
 /// was refused for the moment (TRYAGAIN, CLUSTERDOWN, a failover under way).
 const SETTLE_PAUSE: Duration = Duration::from_millis(10);
 
-/// A single server's reply that is an error, as the error (a cluster hands it
-/// over so already): what the cluster's routing and the script runner read.
-pub fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
-    match reply {
-        Ok(Value::ServerError(e)) => Err(e.into()),
-        other => other,
-    }
-}
-
-/// "host:port" as a redirection names a node (an IPv6 host has colons of its own).
-fn node(addr: &str) -> Option<(String, u16)> {
-    let (host, port) = addr.rsplit_once(':')?;
-    Some((host.to_string(), port.parse().ok()?))
-}
-
 fn by_address((host, port): &(String, u16)) -> RoutingInfo {
     RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host: host.clone(), port: *port })
 }
@@ -130,9 +110,19 @@ impl ClusterLink {
                 (None, None) => self.conn.req_command(cmd),
             };
             let e = match as_result(sent) {
-                Err(e) if retry::did_not_run(&e) && e.code() != Some("NOSCRIPT") => e,
-                other => return other,
+                Err(e) => e,
+                done => return done,
             };
+            // Only what `retry` says did not run is sent again; the runner
+            // puts right what the server lacks (`Allows::Lacks`) itself.
+            let allows = retry::allows(&e);
+            let again = matches!(
+                allows,
+                Allows::NotSent | Allows::Redirect { .. } | Allows::Ask { .. } | Allows::ReadSlotsAgain | Allows::Wait | Allows::Demoted
+            );
+            if !again {
+                return Err(e);
+            }
             let left = deadline.left();
             if left <= SETTLE_PAUSE {
                 return Err(match (e.is_cluster_error(), key) {
@@ -141,15 +131,16 @@ impl ClusterLink {
                 });
             }
             at = None;
-            match (e.code(), e.redirect_node().and_then(|(addr, slot)| Some((node(addr)?, slot)))) {
-                (Some("MOVED"), Some((to, slot))) => {
-                    self.moved.insert(usize::from(slot), to.clone());
-                    at = Some((to, false));
+            match allows {
+                Allows::Redirect { node, slot } => {
+                    self.moved.insert(usize::from(slot), node.clone());
+                    at = Some((node, false));
                 }
-                (Some("ASK"), Some((to, _))) => at = Some((to, true)),
-                (Some("TRYAGAIN" | "CLUSTERDOWN" | "LOADING" | "MASTERDOWN"), _) => std::thread::sleep(SETTLE_PAUSE),
+                Allows::Ask { node } => at = Some((node, true)),
+                Allows::Wait => std::thread::sleep(SETTLE_PAUSE),
                 // READONLY (a master demoted), a node that refused the
-                // connection or closed it: the slot map is read again.
+                // connection or closed it, a redirection we cannot read: the
+                // slot map is read again.
                 _ => {
                     std::thread::sleep(SETTLE_PAUSE);
                     self.reopen(deadline.left())?;
@@ -206,6 +197,27 @@ fn whereabouts(c: &mut ClusterConnection, e: RedisError, key: &[u8], patience: D
     let Some(place) = crate::redis::cluster::slot::whereabouts(&nodes, slot) else { return e };
     let said = e.detail().map_or(String::new(), |d| d.to_string());
     RedisError::from((e.kind(), "cluster", format!("{said}; {place}, still so after {} ms", patience.as_millis())))
+}
+
+/// The first word of `ROLE`: master, slave (a replica) or sentinel: what
+/// the Sentinel code checks of the master it was given, and what `fallback`
+/// asks before loading the library on a server that may be a replica.
+pub fn role_of(conn: &mut impl ::redis::ConnectionLike) -> RedisResult<String> {
+    Ok(role_in(&::redis::cmd("ROLE").query(conn)?))
+}
+
+/// `role_of`'s reading of the reply, the one reading of ROLE (public for the
+/// fuzz target that feeds it any reply, fuzz/fuzz_targets/resp_replies.rs).
+pub fn role_in(reply: &Value) -> String {
+    let first = match reply {
+        Value::Array(items) => items.first(),
+        _ => None,
+    };
+    match first {
+        Some(Value::BulkString(b)) => String::from_utf8_lossy(b).into_owned(),
+        Some(Value::SimpleString(s)) => s.clone(),
+        _ => "server that does not answer ROLE as Redis does".to_string(),
+    }
 }
 
 impl Conn {

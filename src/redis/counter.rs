@@ -32,6 +32,7 @@ use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
 use crate::entry::resp;
 use crate::redis::conn::Conn;
+use crate::redis::retry::as_result;
 
 thread_local! {
     static COMMANDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -59,7 +60,7 @@ pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, mod
             for key in keys {
                 match crate::redis::decide::hit_many(conn, &[key.as_ref()], window_ms, module) {
                     // The connection is lost: the whole batch fails, and the pool drops it.
-                    Err(e) if crate::redis::conn::is_broken(&e) => return Err(e),
+                    Err(e) if crate::redis::retry::is_broken(&e) => return Err(e),
                     Err(e) => out.push(Err(e)),
                     Ok(mut one) => out.push(one.pop().unwrap_or_else(|| Err(RedisError::from((ErrorKind::Parse, "no reply for the key"))))),
                 }
@@ -99,12 +100,9 @@ fn pipelined(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<RedisRe
 fn answer(conn: &mut Conn, key: &[u8], three: &[Value], window_ms: i64) -> RedisResult<(i64, i64)> {
     let int = |v: &Value| match v {
         Value::Int(n) => Ok(*n),
-        Value::ServerError(e) => Err(RedisError::from(e.clone())),
-        other => Err(RedisError::from((ErrorKind::Parse, "unexpected reply", format!("{other:?}")))),
+        other => as_result(Ok(other.clone())).and_then(|other| Err(RedisError::from((ErrorKind::Parse, "unexpected reply", format!("{other:?}"))))),
     };
-    if let Value::ServerError(e) = &three[0] {
-        return Err(e.clone().into());
-    }
+    as_result(Ok(three[0].clone()))?;
     let (count, mut ttl) = (int(&three[1])?, int(&three[2])?);
     // SET answered OK: this request opened the window, so the whole window is
     // left, as the library and the module report it. PTTL runs a moment

@@ -18,8 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
 use crate::entry::library::LIBRARY;
-use crate::entry::reply::{functions_in, is_master_in};
-use crate::redis::conn::Conn;
+use crate::entry::reply::functions_in;
+use crate::redis::conn::{role_of, Conn};
+use crate::redis::retry::{self, Allows};
 
 /// Set once a server said it has no FCALL (Redis < 7): from then on
 /// this process calls the script form. Process-wide rather than per server,
@@ -49,6 +50,10 @@ pub(super) enum Fix {
 /// `module`: the refused call was the module's command; `writes`: the
 /// call's entry may write (a peek does not: it never loads the library).
 pub(super) fn fix_for(e: &RedisError, module: bool, writes: bool) -> Option<Fix> {
+    // Only a refusal that says the server may lack something (`retry`).
+    if retry::allows(e) != Allows::Lacks {
+        return None;
+    }
     let ours = e.detail().is_some_and(|d| d.starts_with("ratelimit:"));
     if module {
         return (e.code() == Some("ERR") && !ours).then_some(Fix::DropModule);
@@ -80,7 +85,7 @@ fn has_functions(conn: &mut Conn) -> RedisResult<bool> {
 /// Is the server a master? (ROLE: "master", or "slave" for a replica.) A
 /// cluster connection's calls all go to masters.
 fn is_master(conn: &mut Conn) -> RedisResult<bool> {
-    is_master_in(::redis::cmd("ROLE").query::<Value>(conn)?)
+    Ok(role_of(conn)? == "master")
 }
 
 /// Applies `fix` for the call that failed with `e`; `e` itself when the fix

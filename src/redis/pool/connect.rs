@@ -36,18 +36,17 @@ impl TargetConnections {
             username: self.target.username.as_deref(),
             password: self.target.password.as_deref(),
         };
-        let db = self.target.db;
         let tls = self.target.tls.as_ref();
         if let Address::Sentinel(sentinels) = &self.target.address {
             let open = |host: &str, port| {
                 let address = Address::Tcp { host: host.to_string(), port };
-                match crate::redis::single::wire::open(&address, tls, &login, timeouts) {
-                    Ok(s) => Ok(Arc::new(Mux::new(s, db, timeouts.reply))),
+                match Mux::open(&address, tls, &login, timeouts) {
+                    Ok(mux) => Ok(mux),
                     Err(OpenError::Setup(why)) => Err(why),
                     Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
                 }
             };
-            let role = |mux: &mut Arc<Mux>| crate::redis::pool::sentinel::role_of(&mut Conn::single(mux.clone(), Deadline::after(timeouts.reply)));
+            let role = |mux: &mut Arc<Mux>| crate::redis::conn::role_of(&mut Conn::single(mux.clone(), Deadline::after(timeouts.reply)));
             return match crate::redis::pool::sentinel::connect_master(&self.target, sentinels, timeouts, open, role) {
                 Ok((mux, confirmed)) => {
                     self.opened.fetch_add(1, Ordering::Relaxed);
@@ -59,10 +58,10 @@ impl TargetConnections {
                 }
             };
         }
-        match crate::redis::single::wire::open(&self.target.address, tls, &login, timeouts) {
-            Ok(stream) => {
+        match Mux::open(&self.target.address, tls, &login, timeouts) {
+            Ok(mux) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                Ok((Arc::new(Mux::new(stream, db, timeouts.reply)), None))
+                Ok((mux, None))
             }
             Err(OpenError::Setup(why)) => {
                 self.failures.fetch_add(1, Ordering::Relaxed);

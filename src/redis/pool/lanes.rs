@@ -10,10 +10,11 @@ use ::redis::{RedisError, RedisResult};
 use parking_lot::MutexGuard;
 
 use crate::error::Result;
-use crate::redis::conn::{is_broken, Conn};
+use crate::redis::conn::Conn;
 use crate::redis::pool::held::Live;
 use crate::redis::pool::multiplex::LANES;
 use crate::redis::pool::{Hold, TargetConnections, TICK};
+use crate::redis::retry::is_broken;
 use crate::redis::target::Sentinels;
 use crate::redis::time::Deadline;
 use crate::redis::time::Timeouts;

@@ -323,7 +323,10 @@ impl TargetConnections {
                 // a Sentinel target drops it and asks the sentinels again.
                 Err(e) if hold.unfit_after(&e) || self.demoted(&e) => {
                     hold.forget(self);
-                    if retry::did_not_run(&e) && !std::mem::replace(&mut retried, true) {
+                    // Sent again at most once, and only what did not run
+                    // (`retry::allows`): a connection found closed before
+                    // the write, a master demoted before it ran the call.
+                    if retry::allows(&e).did_not_run() && !std::mem::replace(&mut retried, true) {
                         continue;
                     }
                     return Err(self.fail(&e, timeouts));
@@ -370,6 +373,6 @@ impl TargetConnections {
     /// connected and is a replica now (a failover). Elsewhere READONLY is
     /// only an error reply (a replica named on purpose, a cluster's own handling).
     fn demoted(&self, e: &RedisError) -> bool {
-        self.target.is_sentinel() && e.code() == Some("READONLY")
+        self.target.is_sentinel() && retry::allows(e) == retry::Allows::Demoted
     }
 }

@@ -25,8 +25,6 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
-
 use ::redis::{RedisResult, Value};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -201,29 +199,10 @@ fn remember(sentinels: &Sentinels, i: usize) {
 
 /// One connection to `host:port`, plain or TLS, for one question, with the call's timeouts.
 fn open(host: &str, port: u16, tls: Option<&Tls>, login: &Login, timeouts: Timeouts) -> Result<Conn, String> {
-    match crate::redis::single::wire::open(&Address::Tcp { host: host.to_string(), port }, tls, login, timeouts) {
-        Ok(stream) => Ok(Conn::single(Arc::new(Mux::new(stream, login.db, timeouts.reply)), Deadline::after(timeouts.reply))),
+    match Mux::open(&Address::Tcp { host: host.to_string(), port }, tls, login, timeouts) {
+        Ok(mux) => Ok(Conn::single(mux, Deadline::after(timeouts.reply))),
         Err(OpenError::Setup(why)) => Err(why),
         Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
-    }
-}
-
-/// The first word of `ROLE`: master, slave (a replica) or sentinel.
-pub fn role_of(conn: &mut impl ::redis::ConnectionLike) -> RedisResult<String> {
-    Ok(role_in(&::redis::cmd("ROLE").query(conn)?))
-}
-
-/// `role`'s reading of the reply (public for the fuzz target that feeds it
-/// any reply, fuzz/fuzz_targets/resp_replies.rs).
-pub fn role_in(reply: &Value) -> String {
-    let first = match reply {
-        Value::Array(items) => items.first(),
-        _ => None,
-    };
-    match first {
-        Some(Value::BulkString(b)) => String::from_utf8_lossy(b).into_owned(),
-        Some(Value::SimpleString(s)) => s.clone(),
-        _ => "server that does not answer ROLE as Redis does".to_string(),
     }
 }
 

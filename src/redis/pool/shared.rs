@@ -11,10 +11,11 @@ use ::redis::{RedisError, RedisResult};
 use parking_lot::Mutex;
 
 use crate::error::Result;
-use crate::redis::conn::{is_broken, Conn};
+use crate::redis::conn::Conn;
 use crate::redis::pool::held::Shared;
 use crate::redis::pool::multiplex::thread_lane;
 use crate::redis::pool::{Hold, TargetConnections};
+use crate::redis::retry::is_broken;
 use crate::redis::target::Sentinels;
 use crate::redis::time::Deadline;
 use crate::redis::time::Timeouts;

@@ -48,15 +48,19 @@
 use std::collections::VecDeque;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use ::redis::{ErrorKind, RedisError, RedisResult, Value};
 use parking_lot::Mutex;
 
+use crate::redis::plain::OpenError;
 use crate::redis::retry;
 use crate::redis::single::frames;
-use crate::redis::single::wire::Stream;
+use crate::redis::single::wire::{self, Login, Stream};
+use crate::redis::target::{Address, Tls};
+use crate::redis::time::Timeouts;
 
 /// Read in pieces of this size at least (a batch of replies of 16 callers is ~1 KiB).
 const READ_CHUNK: usize = 16 * 1024;
@@ -138,8 +142,15 @@ pub struct Mux {
 pub struct Ticket(u64);
 
 impl Mux {
+    /// The one way a single server's connection is opened: a socket to
+    /// `address` (TCP, TLS when `tls` says, or unix) with its set-up done
+    /// (`wire::open`), ready for callers to share.
+    pub fn open(address: &Address, tls: Option<&Tls>, login: &Login, timeouts: Timeouts) -> Result<Arc<Mux>, OpenError> {
+        wire::open(address, tls, login, timeouts).map(|stream| Arc::new(Mux::new(stream, login.db, timeouts.reply)))
+    }
+
     /// A connection over `stream` (to database `db`), whose read timeout is `timeout` now.
-    pub fn new(stream: Stream, db: i64, timeout: Duration) -> Mux {
+    fn new(stream: Stream, db: i64, timeout: Duration) -> Mux {
         Mux {
             stream,
             state: Mutex::new(State {
