@@ -1,4 +1,7 @@
-//! Redis Cluster: a key's slot and where a slot stands during a reshard
-//! (`slot`), and TLS as redis-rs's cluster client takes it (`tls`).
+//! Redis Cluster: the connection that routes each command to its slot's
+//! master and follows redirections and failovers (`link`), a key's slot and
+//! where a slot stands during a reshard (`slot`), and TLS as redis-rs's
+//! cluster client takes it (`tls`).
+pub mod link;
 pub mod slot;
 pub mod tls;
