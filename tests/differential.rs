@@ -291,7 +291,8 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                 }
                 answers.push(run(side));
             }
-            let at = format!("seed {seed} step {step} (+{} µs): {} on member {m} ({:?}) cost {cost}", now - start, answers[0].0, policies[m].script);
+            let at =
+                format!("seed {seed} step {step} (+{} µs): {} on member {m} ({:?}) cost {cost}", now - start, answers[0].0, policies[m].algorithm);
             for (side, (_, answer)) in sides.iter().zip(&answers).skip(1) {
                 if shown(answer) != shown(&answers[0].1) {
                     failures.push(format!("{at}: Lua {} / {} {}", shown(&answers[0].1), side.name, shown(answer)));

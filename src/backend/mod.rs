@@ -15,7 +15,7 @@ use std::sync::Arc;
 use ::redis::Value;
 
 use crate::backend::memory::MemoryTarget;
-use crate::entry::call::{Args, EntryCall};
+use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::Result;
@@ -112,7 +112,7 @@ impl Backend {
         entry: Entry,
         calls: &[L],
         counting: &[Vec<u8>],
-        args: &Args,
+        args: &PolicyArgs,
         per_call: &[i64],
         reach: Reach,
     ) -> Result<Vec<Result<Ints>>> {

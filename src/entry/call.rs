@@ -18,7 +18,7 @@ pub struct EntryCall<'a, K> {
     pub counting: &'a [Vec<u8>],
     /// The policy's algorithm name and arguments (for a compound, every
     /// member's in order; none for `HitMany`).
-    pub args: &'a Args,
+    pub args: &'a PolicyArgs,
     /// The cost, then a test's clock when there is one (`HitMany`: its window).
     pub per_call: &'a [i64],
 }
@@ -27,23 +27,23 @@ pub struct EntryCall<'a, K> {
 /// words, and the same words already in RESP, made once, so a single
 /// server's command copies them in one piece rather than writing each again.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Args {
+pub struct PolicyArgs {
     words: Vec<Vec<u8>>,
     resp: Vec<u8>,
 }
 
-impl Args {
-    pub fn new(words: Vec<Vec<u8>>) -> Args {
+impl PolicyArgs {
+    pub fn new(words: Vec<Vec<u8>>) -> PolicyArgs {
         let mut resp = Vec::new();
         for w in &words {
             crate::entry::resp::bulk(&mut resp, w);
         }
-        Args { words, resp }
+        PolicyArgs { words, resp }
     }
 
     /// `parts`' words one after another (a compound's members').
-    pub fn joined<'a>(parts: impl IntoIterator<Item = &'a Args>) -> Args {
-        Args::new(parts.into_iter().flat_map(|a| a.words.iter().cloned()).collect())
+    pub fn joined<'a>(parts: impl IntoIterator<Item = &'a PolicyArgs>) -> PolicyArgs {
+        PolicyArgs::new(parts.into_iter().flat_map(|a| a.words.iter().cloned()).collect())
     }
 }
 
@@ -70,7 +70,7 @@ pub trait Words {
     /// One word made of `a` then `b`.
     fn joined(&mut self, a: &[u8], b: &[u8]);
     /// A policy's words, in order.
-    fn args(&mut self, args: &Args) {
+    fn args(&mut self, args: &PolicyArgs) {
         for w in &args.words {
             self.word(w);
         }
@@ -127,7 +127,7 @@ impl Words for Vec<u8> {
     fn joined(&mut self, a: &[u8], b: &[u8]) {
         crate::entry::resp::bulk_parts(self, &[a, b]);
     }
-    fn args(&mut self, args: &Args) {
+    fn args(&mut self, args: &PolicyArgs) {
         self.extend_from_slice(&args.resp);
     }
 }
@@ -213,13 +213,13 @@ impl Words for Vec<Vec<u8>> {
 mod tests {
     use super::*;
 
-    fn call<'a>(entry: Entry, keys: &'a [&'a [u8]], counting: &'a [Vec<u8>], args: &'a Args) -> EntryCall<'a, &'a [u8]> {
+    fn call<'a>(entry: Entry, keys: &'a [&'a [u8]], counting: &'a [Vec<u8>], args: &'a PolicyArgs) -> EntryCall<'a, &'a [u8]> {
         EntryCall { entry, keys, counting, args, per_call: &[3, -7] }
     }
 
     #[test]
     fn every_form_has_the_same_words_after_the_name() {
-        let args = Args::new(vec![b"gcra".to_vec(), b"200000".to_vec()]);
+        let args = PolicyArgs::new(vec![b"gcra".to_vec(), b"200000".to_vec()]);
         let c = call(Entry::Take, &[b"k{1}"], &[], &args);
         let mut words: Vec<Vec<u8>> = Vec::new();
         c.spell(Form::Module, &mut words);
@@ -232,7 +232,7 @@ mod tests {
         flat.with_words(|flat| assert_eq!(flat[1], format!("{}take", LIBRARY.function_prefix).as_bytes()));
         // More words than the stack holds (a compound's): the same words.
         let many: Vec<&[u8]> = (0..30).map(|_| &b"k"[..]).collect();
-        let args = Args::new((0..10).map(|i| i.to_string().into_bytes()).collect());
+        let args = PolicyArgs::new((0..10).map(|i| i.to_string().into_bytes()).collect());
         let (mut big, mut each): (Flat, Vec<Vec<u8>>) = (Flat::default(), Vec::new());
         EntryCall { entry: Entry::Compound, keys: &many, counting: &[], args: &args, per_call: &[1] }.spell(Form::Module, &mut big);
         EntryCall { entry: Entry::Compound, keys: &many, counting: &[], args: &args, per_call: &[1] }.spell(Form::Module, &mut each);
@@ -252,7 +252,7 @@ mod tests {
     #[test]
     fn resp_is_every_word_in_order() {
         let counting = [b"c".to_vec(), b"0".to_vec(), b"".to_vec()];
-        let args = Args::new(vec![b"fixed_window".to_vec(), b"60000".to_vec()]);
+        let args = PolicyArgs::new(vec![b"fixed_window".to_vec(), b"60000".to_vec()]);
         let c = call(Entry::Peek, &[b"a", b"b"], &counting, &args);
         for form in [Form::Module, Form::Function, Form::Script, Form::ReadOnlyScript] {
             let (mut resp, mut words): (Vec<u8>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());

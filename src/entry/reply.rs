@@ -149,7 +149,7 @@ pub fn unexpected(v: &Value) -> RedisError {
 
 /// Every master's `COMMAND INFO RATELIMIT.TAKE` reply: do all have the
 /// server module's commands? (nil for a command a server does not have).
-pub fn module_in(replies: Vec<Value>) -> RedisResult<bool> {
+pub fn module_commands_in(replies: Vec<Value>) -> RedisResult<bool> {
     let mut any = false;
     for reply in replies {
         match reply {

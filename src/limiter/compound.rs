@@ -14,7 +14,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::backend::{Answer, Backend};
-use crate::entry::call::{Args, EntryCall};
+use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
@@ -75,7 +75,7 @@ impl Decision {
 pub struct Compound {
     members: Vec<Arc<Limiter>>,
     /// Every member's algorithm name and arguments, in order: every call's.
-    args: Args,
+    args: PolicyArgs,
     /// The members' key prefixes joined by `+`: what its counters are named.
     name: Vec<u8>,
     counters: OnceLock<Arc<Counters>>,
@@ -99,7 +99,7 @@ impl Compound {
                 return Err(Error::value("limiters", format!("must have distinct key prefixes; limiters {j} and {i} share one")));
             }
         }
-        let args = Args::joined(members.iter().map(|m| m.args()));
+        let args = PolicyArgs::joined(members.iter().map(|m| m.args()));
         let name = members.iter().map(|m| m.prefix()).collect::<Vec<_>>().join(&b'+');
         Ok(Compound { members, args, name, counters: OnceLock::new() })
     }

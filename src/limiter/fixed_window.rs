@@ -4,13 +4,13 @@
 
 use crate::error::Result;
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Policy, Script};
+use crate::limiter::policy::{Algorithm, Policy};
 
 /// `window` in seconds (at least 1 ms, Redis expiries are milliseconds), `limit` per window.
 pub fn policy(window: f64, limit: i64) -> Result<Policy> {
     let window_ms = params::seconds_to_ms("window", window)?;
     let limit = params::count("limit", limit)?;
-    let mut policy = Policy::new(Script::FixedWindow, vec![arg(window_ms), arg(limit)], limit, "the limit");
+    let mut policy = Policy::new(Algorithm::FixedWindow, vec![arg(window_ms), arg(limit)], limit, "the limit");
     policy.counter_window_ms = Some(window_ms);
     Ok(policy)
 }
@@ -23,7 +23,7 @@ mod tests {
     fn parameters_become_script_arguments() {
         let fw = policy(1.5, 10).unwrap();
         assert_eq!(fw.args, [b"1500".to_vec(), b"10".to_vec()]);
-        assert_eq!((fw.script, fw.limit, fw.counter_window_ms), (Script::FixedWindow, 10, Some(1500)));
+        assert_eq!((fw.algorithm, fw.limit, fw.counter_window_ms), (Algorithm::FixedWindow, 10, Some(1500)));
     }
 
     #[test]

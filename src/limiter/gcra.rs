@@ -16,7 +16,7 @@
 use crate::error::{Error, Result};
 use crate::limiter::outcome::Outcome;
 use crate::limiter::params::{self, arg, MAX_SECONDS};
-use crate::limiter::policy::{Op, Policy, Script};
+use crate::limiter::policy::{Algorithm, Op, Policy};
 
 /// The longest tolerance (and so key TTL) we accept: keeps every time in the
 /// script an integer below 2^53, where Lua's doubles are exact.
@@ -45,7 +45,7 @@ pub fn policy(max_burst: i64, count: i64, period: f64) -> Result<Policy> {
             ),
         )
     })?;
-    Ok(Policy::new(Script::Gcra, vec![arg(interval_us), arg(tolerance_us)], limit, "the limit"))
+    Ok(Policy::new(Algorithm::Gcra, vec![arg(interval_us), arg(tolerance_us)], limit, "the limit"))
 }
 
 /// What `throttle($quantity)` asks the script. Quantity 0 peeks; a quantity
@@ -102,7 +102,7 @@ mod tests {
     fn parameters_become_script_arguments() {
         // The seed example: (14, 30, 60) → 2 s apart, a tolerance of 15 of them.
         let g = policy(14, 30, 60.0).unwrap();
-        assert_eq!((g.script, g.limit), (Script::Gcra, 15));
+        assert_eq!((g.algorithm, g.limit), (Algorithm::Gcra, 15));
         assert_eq!(times(&g), ("2000000".into(), "30000000".into()));
         // maxBurst 0 is valid in redis-cell: one request at a time.
         let g = policy(0, 1, 1.0).unwrap();

@@ -12,7 +12,7 @@ use std::time::Instant;
 use ratelimit_core::Algorithm;
 
 use crate::backend::{Answer, Backend, Reach};
-use crate::entry::call::{Args, EntryCall};
+use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::error::{Error, Result};
 use crate::limiter::block_cache::with_cache;
@@ -48,7 +48,7 @@ impl CallOptions {
 pub struct Limiter {
     policy: Policy,
     /// The algorithm's name and arguments: every call's (`EntryCall::args`).
-    args: Args,
+    args: PolicyArgs,
     backend: Backend,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
     prefix: Vec<u8>,
@@ -72,14 +72,14 @@ impl Limiter {
     pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let mut name_and_args = vec![policy.script.name().as_bytes().to_vec()];
+        let mut name_and_args = vec![policy.algorithm.name().as_bytes().to_vec()];
         name_and_args.extend(policy.args.iter().cloned());
-        let args = Args::new(name_and_args);
+        let args = PolicyArgs::new(name_and_args);
         // What the module and a `memory://` store will read: refused here, not on every call.
         let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
-        Algorithm::parse(policy.script.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
+        Algorithm::parse(policy.algorithm.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (policy.script, &policy.args).hash(&mut hasher);
+        (policy.algorithm, &policy.args).hash(&mut hasher);
         let hash_tag = backend.is_cluster();
         Ok(Limiter {
             policy,
@@ -130,7 +130,7 @@ impl Limiter {
     }
 
     /// The algorithm's name and arguments, as every call sends them.
-    pub fn args(&self) -> &Args {
+    pub fn args(&self) -> &PolicyArgs {
         &self.args
     }
 

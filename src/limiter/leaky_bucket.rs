@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Policy, Script};
+use crate::limiter::policy::{Algorithm, Policy};
 
 /// `bucket_capacity` units, draining at `leak_rate` units per second; a
 /// request of cost 1 adds `request_size` units. `limit` and `remaining` are
@@ -20,7 +20,7 @@ pub fn policy(bucket_capacity: i64, leak_rate: f64, request_size: i64) -> Result
         return Err(Error::value("requestSize", format!("must be at most the bucket capacity ({capacity}), {request_size} given")));
     }
     // f64's Display is the shortest exact decimal, never an exponent: Lua's tonumber reads it back.
-    let mut policy = Policy::new(Script::LeakyBucket, vec![arg(capacity), arg(rate), arg(request_size)], capacity, "the capacity");
+    let mut policy = Policy::new(Algorithm::LeakyBucket, vec![arg(capacity), arg(rate), arg(request_size)], capacity, "the capacity");
     // `cost × request_size` must fit the bucket: bounded by a quotient, so a
     // huge cost cannot overflow a product.
     if request_size > 1 {
@@ -40,7 +40,7 @@ mod tests {
     fn parameters_become_script_arguments() {
         let lb = policy(10, 2.5, 1).unwrap();
         assert_eq!(lb.args, [b"10".to_vec(), b"2.5".to_vec(), b"1".to_vec()]);
-        assert_eq!((lb.script, lb.limit), (Script::LeakyBucket, 10));
+        assert_eq!((lb.algorithm, lb.limit), (Algorithm::LeakyBucket, 10));
         let sized = policy(100, 0.001, 7).unwrap();
         assert_eq!(sized.args, [b"100".to_vec(), b"0.001".to_vec(), b"7".to_vec()]);
     }

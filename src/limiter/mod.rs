@@ -20,4 +20,4 @@ pub mod sliding_window;
 pub mod token_bucket;
 
 pub use outcome::{OnError, Outcome};
-pub use policy::{Op, Policy, Script};
+pub use policy::{Algorithm, Op, Policy};

@@ -8,7 +8,7 @@ use crate::limiter::params;
 
 /// Which algorithm decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Script {
+pub enum Algorithm {
     FixedWindow,
     SlidingLog,
     SlidingBlocks,
@@ -17,18 +17,18 @@ pub enum Script {
     Gcra,
 }
 
-impl Script {
+impl Algorithm {
     /// The name the Lua library (`ALGORITHMS.<name>`) and the core
     /// (`ratelimit_core::Algorithm::parse`) know the algorithm by: the first
     /// of its arguments in every call.
     pub fn name(self) -> &'static str {
         match self {
-            Script::FixedWindow => "fixed_window",
-            Script::SlidingLog => "sliding_log",
-            Script::SlidingBlocks => "sliding_blocks",
-            Script::TokenBucket => "token_bucket",
-            Script::LeakyBucket => "leaky_bucket",
-            Script::Gcra => "gcra",
+            Algorithm::FixedWindow => "fixed_window",
+            Algorithm::SlidingLog => "sliding_log",
+            Algorithm::SlidingBlocks => "sliding_blocks",
+            Algorithm::TokenBucket => "token_bucket",
+            Algorithm::LeakyBucket => "leaky_bucket",
+            Algorithm::Gcra => "gcra",
         }
     }
 }
@@ -56,7 +56,7 @@ impl Op {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Policy {
-    pub script: Script,
+    pub algorithm: Algorithm,
     /// The algorithm's arguments (ARGV after its name, before `cost`), as Redis reads them.
     pub args: Vec<Vec<u8>>,
     /// The `limit` of results: units the policy allows.
@@ -72,8 +72,8 @@ pub struct Policy {
 
 impl Policy {
     /// A policy whose costs are bounded by its limit.
-    pub fn new(script: Script, args: Vec<Vec<u8>>, limit: i64, limit_is: &str) -> Self {
-        Policy { script, args, limit, max_cost: limit, max_cost_is: limit_is.to_string(), counter_window_ms: None }
+    pub fn new(algorithm: Algorithm, args: Vec<Vec<u8>>, limit: i64, limit_is: &str) -> Self {
+        Policy { algorithm, args, limit, max_cost: limit, max_cost_is: limit_is.to_string(), counter_window_ms: None }
     }
 
     /// `cost` must be 1..=max_cost: a larger one could never be accepted.
@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn costs_are_bounded() {
-        let p = Policy::new(Script::Gcra, vec![], 3, "the limit");
+        let p = Policy::new(Algorithm::Gcra, vec![], 3, "the limit");
         assert!(p.check_cost(3).is_ok());
         assert_eq!(p.check_cost(4).unwrap_err().to_string(), "$cost must be at most 3 (the limit), 4 given");
         assert_eq!(p.check_cost(0).unwrap_err().to_string(), "$cost must be greater than or equal to 1");

@@ -9,7 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Policy, Script};
+use crate::limiter::policy::{Algorithm, Policy};
 
 /// The largest cost one call may add to an exact log: each unit is a member,
 /// so a call's work and memory in Redis grow with its cost. Blocks mode takes
@@ -46,7 +46,7 @@ pub fn policy(window_size: f64, max_requests: i64, blocks: i64) -> Result<Policy
     if blocks == 0 {
         // The log's key lives one window (rounded up to whole ms) after its newest entry.
         let ttl_ms = (window_us + 999) / 1000;
-        let mut policy = Policy::new(Script::SlidingLog, vec![arg(window_us), arg(limit), arg(ttl_ms)], limit, "the limit");
+        let mut policy = Policy::new(Algorithm::SlidingLog, vec![arg(window_us), arg(limit), arg(ttl_ms)], limit, "the limit");
         if limit > MAX_LOG_COST {
             policy.max_cost = MAX_LOG_COST;
             policy.max_cost_is = "the most one call may add to an exact log; $blocks > 0 takes larger costs".into();
@@ -55,7 +55,7 @@ pub fn policy(window_size: f64, max_requests: i64, blocks: i64) -> Result<Policy
     } else {
         // Whole microseconds; the script counts every slice overlapping the
         // window, so a slice a little shorter than window / blocks is still exact.
-        Ok(Policy::new(Script::SlidingBlocks, vec![arg(window_us), arg(limit), arg(window_us / blocks)], limit, "the limit"))
+        Ok(Policy::new(Algorithm::SlidingBlocks, vec![arg(window_us), arg(limit), arg(window_us / blocks)], limit, "the limit"))
     }
 }
 
@@ -73,7 +73,7 @@ mod tests {
     fn log_mode_arguments() {
         let sw = policy(60.0, 100, 0).unwrap();
         assert_eq!(args(&sw), ["60000000", "100", "60000"]);
-        assert_eq!((sw.limit, sw.script), (100, Script::SlidingLog));
+        assert_eq!((sw.limit, sw.algorithm), (100, Algorithm::SlidingLog));
         // The TTL is the window rounded UP to whole milliseconds.
         assert_eq!(args(&policy(0.0015, 1, 0).unwrap()), ["1500", "1", "2"]);
         assert_eq!(args(&policy(0.001, 1, 0).unwrap()), ["1000", "1", "1"]);
@@ -83,7 +83,7 @@ mod tests {
     fn blocks_mode_arguments() {
         let sw = policy(60.0, 120, 3).unwrap();
         assert_eq!(args(&sw), ["60000000", "120", "20000000"]);
-        assert_eq!(sw.script, Script::SlidingBlocks);
+        assert_eq!(sw.algorithm, Algorithm::SlidingBlocks);
         // A slice that does not divide the window is floored to whole µs.
         assert_eq!(args(&policy(1.0, 5, 3).unwrap()), ["1000000", "5", "333333"]);
         // The finest allowed: 1 ms slices, and at most 1000 of them.

@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Policy, Script};
+use crate::limiter::policy::{Algorithm, Policy};
 
 /// `capacity` tokens (also the burst), refilled at `refill_rate` tokens per second.
 pub fn policy(capacity: i64, refill_rate: f64) -> Result<Policy> {
@@ -13,7 +13,7 @@ pub fn policy(capacity: i64, refill_rate: f64) -> Result<Policy> {
     let rate = params::rate("refillRate", refill_rate)?;
     params::flow_seconds("refillRate", capacity, rate)?;
     // f64's Display is the shortest exact decimal, never an exponent: Lua's tonumber reads it back.
-    Ok(Policy::new(Script::TokenBucket, vec![arg(capacity), arg(rate)], capacity, "the capacity"))
+    Ok(Policy::new(Algorithm::TokenBucket, vec![arg(capacity), arg(rate)], capacity, "the capacity"))
 }
 
 #[cfg(test)]
@@ -26,7 +26,7 @@ mod tests {
     fn parameters_become_script_arguments() {
         let tb = policy(5, 10.0).unwrap();
         assert_eq!(tb.args, [b"5".to_vec(), b"10".to_vec()]);
-        assert_eq!((tb.script, tb.limit), (Script::TokenBucket, 5));
+        assert_eq!((tb.algorithm, tb.limit), (Algorithm::TokenBucket, 5));
         let slow = policy(100, 0.001).unwrap();
         assert_eq!(slow.args, [b"100".to_vec(), b"0.001".to_vec()]);
         // Tiny rates are written out in full, which Lua's tonumber reads.

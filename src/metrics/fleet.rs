@@ -50,8 +50,8 @@ pub fn read(backend: &Backend, timeouts: Timeouts, key_prefix: &[u8], n: i64) ->
                 }
             });
         }
-        Backend::Redis(slot) => {
-            let replies = slot.run(timeouts, |conn| {
+        Backend::Redis(conns) => {
+            let replies = conns.run(timeouts, |conn| {
                 let (secs, micros): (i64, i64) = ::redis::cmd("TIME").query(conn)?;
                 let bases = if conn.is_cluster() { layout::cluster_bases(key_prefix) } else { vec![layout::single_base(key_prefix)] };
                 let keys: Vec<Vec<u8>> = minutes(secs * 1_000_000 + micros, n).flat_map(|m| bases.iter().map(move |b| core::key(b, m))).collect();

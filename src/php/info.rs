@@ -93,6 +93,6 @@ fn connections(n: usize) -> String {
     match n {
         0 => "closed".to_string(),
         1 => "open".to_string(),
-        n => format!("{n} open (of {} for threads)", crate::redis::pool::multiplex::LANES),
+        n => format!("{n} open (of {} for threads)", crate::redis::pool::multiplex::PLACES),
     }
 }

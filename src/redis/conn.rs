@@ -45,7 +45,6 @@ enum Link {
     Cluster(ClusterLink),
 }
 
-
 /// The first word of `ROLE`: master, slave (a replica) or sentinel: what
 /// the Sentinel code checks of the master it was given, and what `fallback`
 /// asks before loading the library on a server that may be a replica.

@@ -16,9 +16,9 @@ use std::sync::atomic::Ordering;
 
 use ::redis::{Cmd, ConnectionLike, RedisResult, Value};
 
-use crate::entry::call::{Args, EntryCall, Form};
+use crate::entry::call::{EntryCall, Form, PolicyArgs};
 use crate::entry::library::Entry;
-use crate::entry::reply::{count_and_ttl, module_in, Ints};
+use crate::entry::reply::{count_and_ttl, module_commands_in, Ints};
 use crate::redis::conn::Conn;
 use crate::redis::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
 use crate::redis::retry::as_result;
@@ -26,7 +26,7 @@ use crate::redis::retry::as_result;
 /// Does the server have the module's commands, and on a cluster every
 /// master? `COMMAND INFO` answers nil for a command a server does not have.
 fn has_module(conn: &mut Conn) -> RedisResult<bool> {
-    module_in(conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?)
+    module_commands_in(conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?)
 }
 
 /// Whether calls on `conn` go to the module's commands: only when `allowed`
@@ -136,7 +136,7 @@ pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bo
 /// (`counter::hit_many`), in order, in one call; per key (the count including
 /// the hit, ms left in the window), each standing alone as in `decide_many`.
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &Args::default(), per_call: &[window_ms] };
+    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &PolicyArgs::default(), per_call: &[window_ms] };
     let records = call(conn, &c, module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
     Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
 }
@@ -151,7 +151,7 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     entry: Entry,
     calls: &[L],
     counting: &[Vec<u8>],
-    args: &Args,
+    args: &PolicyArgs,
     per_call: &[i64],
     module: bool,
 ) -> RedisResult<Vec<RedisResult<Ints>>> {

@@ -36,7 +36,7 @@ pub struct Signature {
 }
 
 /// The constructor's arguments, read by long-form parameter name.
-pub struct Args<'a> {
+pub struct ConstructorArgs<'a> {
     sig: &'static Signature,
     short: bool,
     connection: Option<&'a Zval>,
@@ -51,7 +51,7 @@ impl Signature {
     /// by name, so it sits at its long-form position and is read by that name:
     /// `new FixedWindowRateLimiter('k', 60, limit: 10)` arrives as
     /// `['k', 60, -, 10]` and means key 'k', window 60, limit 10.
-    pub fn read<'a>(&'static self, given: &[Option<&'a Zval>]) -> Result<Args<'a>> {
+    pub fn read<'a>(&'static self, given: &[Option<&'a Zval>]) -> Result<ConstructorArgs<'a>> {
         let short = self.choose(given);
         let form = if short { &self.short } else { &self.long };
         let function = format!("{}::__construct", self.class);
@@ -91,7 +91,7 @@ impl Signature {
                 *slot = present(i);
             }
         }
-        let mut args = Args { sig: self, short, connection: None, values: Vec::new() };
+        let mut args = ConstructorArgs { sig: self, short, connection: None, values: Vec::new() };
         for (i, ((shown, long), value)) in form.slots.iter().zip(slots).enumerate() {
             match value {
                 Some(z) if !short && i == 0 => args.connection = Some(z),
@@ -161,7 +161,7 @@ fn form_name(short: bool) -> &'static str {
     }
 }
 
-impl<'a> Args<'a> {
+impl<'a> ConstructorArgs<'a> {
     /// The connection argument; `None` in the short form (default connection).
     pub fn connection(&self) -> Option<&'a Zval> {
         self.connection

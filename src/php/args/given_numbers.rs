@@ -4,7 +4,7 @@
 
 use ext_php_rs::types::Zval;
 
-use crate::php::args::forms::{Args, Signature};
+use crate::php::args::forms::{ConstructorArgs, Signature};
 use crate::php::args::values;
 
 /// A policy number as the constructor received it.
@@ -60,7 +60,7 @@ impl GivenNumbers {
 
 /// A number as given, read without PHP's deprecations (the constructor read
 /// it by the rules already): an integral one as an int.
-fn number(args: &Args, long: &'static str) -> Option<Number> {
+fn number(args: &ConstructorArgs, long: &'static str) -> Option<Number> {
     let z = args.get(long)?;
     match (values::int(long, z), values::float(long, z)) {
         (Ok(i), Ok(f)) if i as f64 == f => Some(Number::Int(i)),

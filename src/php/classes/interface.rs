@@ -139,7 +139,7 @@ macro_rules! rate_limiter_impl {
 
             /// Protected and final, so `ReflectionClass::isCloneable()` is false
             /// and `clone` fails, for the class and any subclass: a limiter holds
-            /// a bound connection slot and has nothing worth copying.
+            /// a bound target's connections and has nothing worth copying.
             #[php(vis = "protected", final)]
             pub fn __clone(&mut self) {}
         }

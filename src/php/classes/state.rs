@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::limiter::compound::Compound;
 use crate::limiter::instance::{CallOptions, Limiter};
 use crate::limiter::{Op, Policy};
-use crate::php::args::forms::{Args, Signature};
+use crate::php::args::forms::{ConstructorArgs, Signature};
 use crate::php::args::id_list::{IdList, Key};
 use crate::php::args::values::{Id, Int};
 use crate::php::connection;
@@ -71,7 +71,7 @@ impl LimiterState {
     /// Reads the constructor arguments in either form, validates them into a
     /// policy with `build`, and binds the limiter to its connection target
     /// (not opened yet).
-    pub fn construct(sig: &'static Signature, given: &[Option<&Zval>], build: impl FnOnce(&Args) -> Result<Policy>) -> PhpResult<Self> {
+    pub fn construct(sig: &'static Signature, given: &[Option<&Zval>], build: impl FnOnce(&ConstructorArgs) -> Result<Policy>) -> PhpResult<Self> {
         let args = sig.read(given)?;
         let make = || -> Result<Self> {
             let policy = build(&args)?;

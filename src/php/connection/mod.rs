@@ -1,5 +1,5 @@
 //! The `$connection` argument (docs/api.md, "The connection argument") → where
-//! the limiter decides (a pool `Target`'s slot, or a `memory://` store) plus
+//! the limiter decides (a pool `Target`'s connections, or a `memory://` store) plus
 //! optional per-limiter timeouts. Accepts a phpredis `Redis` object (only its
 //! settings are read; its socket is never used), a phpredis `RedisCluster`
 //! object (`phpredis_cluster`), a DSN string (`memory://name` included), a

@@ -180,14 +180,14 @@ fn apply_metrics(v: &[u8]) -> Result<(), String> {
     take(text(v).ok().and_then(MetricsMode::parse), |mode| METRICS.set(mode), "expected off, local or redis")
 }
 /// `ratelimit.multiplex`: `auto`, `off` (php.ini hands a bare `off` over as
-/// ""), or how many shared connections per target, 1 to `multiplex::LANES`.
+/// ""), or how many shared connections per target, 1 to `multiplex::PLACES`.
 pub fn parse_multiplex(s: &str) -> Option<crate::redis::pool::multiplex::Multiplex> {
-    use crate::redis::pool::multiplex::{Multiplex, LANES};
+    use crate::redis::pool::multiplex::{Multiplex, PLACES};
     let s = s.trim().to_ascii_lowercase();
     match s.as_str() {
         "auto" => Some(Multiplex::Auto),
         "off" | "" | "0" => Some(Multiplex::Off),
-        n => n.parse::<usize>().ok().filter(|n| (1..=LANES).contains(n) && s.bytes().all(|b| b.is_ascii_digit())).map(Multiplex::Shared),
+        n => n.parse::<usize>().ok().filter(|n| (1..=PLACES).contains(n) && s.bytes().all(|b| b.is_ascii_digit())).map(Multiplex::Shared),
     }
 }
 fn apply_multiplex(v: &[u8]) -> Result<(), String> {

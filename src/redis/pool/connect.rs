@@ -11,7 +11,7 @@ use ::redis::ConnectionAddr;
 use crate::error::{Error, Result};
 use crate::redis::conn::{ClusterLink, Conn};
 use crate::redis::plain::{cause, OpenError};
-use crate::redis::pool::held::Live;
+use crate::redis::pool::places::LaneConn;
 use crate::redis::pool::TargetConnections;
 use crate::redis::single::mux::Mux;
 use crate::redis::target::Address;
@@ -19,13 +19,13 @@ use crate::redis::time::Deadline;
 use crate::redis::time::Timeouts;
 
 impl TargetConnections {
-    pub(super) fn connect(&self, pid: u32, timeouts: Timeouts) -> Result<Live> {
+    pub(super) fn connect(&self, generation: u32, timeouts: Timeouts) -> Result<LaneConn> {
         if let Address::Cluster { seeds } = &self.target.address {
-            return self.connect_cluster(pid, timeouts, seeds);
+            return self.connect_cluster(generation, timeouts, seeds);
         }
         // A single server, or the master the sentinels name now: our own socket either way.
         let (mux, confirmed) = self.connect_shared(timeouts)?;
-        Ok(Live { pid, conn: Conn::single(mux, Deadline::after(timeouts.reply)), reply_timeout: timeouts.reply, confirmed })
+        Ok(LaneConn { generation, conn: Conn::single(mux, Deadline::after(timeouts.reply)), reply_timeout: timeouts.reply, confirmed })
     }
 
     /// A shared connection to the server, or to the master the sentinels name
@@ -76,7 +76,7 @@ impl TargetConnections {
     /// nothing again by itself (`retries(0)`: it would also resend a command
     /// that timed out); `conn::ClusterLink` follows the redirections and
     /// failovers, sending again only what did not run (`retry`).
-    pub(super) fn connect_cluster(&self, pid: u32, timeouts: Timeouts, seeds: &[(String, u16)]) -> Result<Live> {
+    pub(super) fn connect_cluster(&self, generation: u32, timeouts: Timeouts, seeds: &[(String, u16)]) -> Result<LaneConn> {
         let tls = self.target.tls.as_ref();
         let nodes: Vec<ConnectionAddr> = seeds
             .iter()
@@ -109,7 +109,12 @@ impl TargetConnections {
             Ok((conn, client)) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
                 let link = ClusterLink::new(conn, client, timeouts.reply);
-                Ok(Live { pid, conn: Conn::cluster(link, Deadline::after(timeouts.reply)), reply_timeout: timeouts.reply, confirmed: None })
+                Ok(LaneConn {
+                    generation,
+                    conn: Conn::cluster(link, Deadline::after(timeouts.reply)),
+                    reply_timeout: timeouts.reply,
+                    confirmed: None,
+                })
             }
             Err(e) => Err(self.fail_to_open(&e)),
         }

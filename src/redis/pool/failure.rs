@@ -1,6 +1,6 @@
 //! A failed call in the user's words: where, what happened, and whether the
 //! decision may have been counted (`retry::may_have_run`). Each failure is
-//! counted on its slot (`php --ri`).
+//! counted on its target (`php --ri`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -11,9 +11,10 @@ use parking_lot::MutexGuard;
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::held::Live;
-use crate::redis::pool::multiplex::LANES;
-use crate::redis::pool::{Hold, TargetConnections, TICK};
+use crate::redis::pool::hold::Hold;
+use crate::redis::pool::multiplex::PLACES;
+use crate::redis::pool::places::LaneConn;
+use crate::redis::pool::{TargetConnections, TICK};
 use crate::redis::retry::is_broken;
 use crate::redis::target::Sentinels;
 use crate::redis::time::Deadline;
@@ -21,21 +22,27 @@ use crate::redis::time::Timeouts;
 
 /// A lane, locked for the whole call.
 pub(super) struct LaneHold<'a> {
-    pid: u32,
-    lane: MutexGuard<'a, Option<Live>>,
+    generation: u32,
+    lane: MutexGuard<'a, Option<LaneConn>>,
 }
 
 impl TargetConnections {
+    /// `op` on a lane of this target's, locked for the call, by the retry
+    /// decision (`at_most_once`).
+    pub(super) fn on_a_lane<T>(&self, timeouts: Timeouts, deadline: Deadline, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        self.at_most_once(self.lane_hold(), timeouts, deadline, op)
+    }
+
     /// The lane for one call (`lane`), without a connection its process's
     /// parent opened before fork(): closing our copy of that descriptor is
     /// harmless to the parent; reading from it is not.
-    pub(super) fn lane_hold(&self) -> LaneHold<'_> {
-        let pid = crate::fork::generation();
-        let mut lane = self.lane(pid);
-        if lane.as_ref().is_some_and(|l| l.pid != pid) {
+    fn lane_hold(&self) -> LaneHold<'_> {
+        let generation = crate::fork::generation();
+        let mut lane = self.lane(generation);
+        if lane.as_ref().is_some_and(|l| l.generation != generation) {
             *lane = None;
         }
-        LaneHold { pid, lane }
+        LaneHold { generation, lane }
     }
 
     /// A lane for one call: a free one with an open connection; else a free
@@ -44,15 +51,15 @@ impl TargetConnections {
     /// in use, taken in turn so waiting threads spread over them. The first
     /// lane may always (re)open: a target needs one connection, and the bound
     /// then closes another target's idle one, as without threads.
-    fn lane(&self, pid: u32) -> MutexGuard<'_, Option<Live>> {
-        let used = self.lanes_used.load(Ordering::Relaxed).clamp(1, LANES);
+    fn lane(&self, generation: u32) -> MutexGuard<'_, Option<LaneConn>> {
+        let used = self.lanes_used.load(Ordering::Relaxed).clamp(1, PLACES);
         let mut free_closed = None;
         for (i, lane) in self.lanes.iter().enumerate() {
             if let Some(guard) = lane.try_lock() {
-                if guard.as_ref().is_some_and(|l| l.pid == pid) {
+                if guard.as_ref().is_some_and(|l| l.generation == generation) {
                     return guard;
                 }
-                if free_closed.is_none() && (i == 0 || self.room_for_another(pid)) {
+                if free_closed.is_none() && (i == 0 || self.room_for_another(generation)) {
                     free_closed = Some((i, guard));
                 }
             }
@@ -63,7 +70,7 @@ impl TargetConnections {
         }
         let turn = TICK.load(Ordering::Relaxed) as usize;
         let guard = self.lanes[turn % used].lock();
-        if turn.is_multiple_of(used) || guard.as_ref().is_some_and(|l| l.pid == pid) || self.room_for_another(pid) {
+        if turn.is_multiple_of(used) || guard.as_ref().is_some_and(|l| l.generation == generation) || self.room_for_another(generation) {
             return guard;
         }
         // Closed meanwhile (an error, the bound) and no room to open it again.
@@ -77,7 +84,7 @@ impl Hold for LaneHold<'_> {
         if self.lane.is_some() {
             return Ok(false);
         }
-        *self.lane = Some(tc.connect(self.pid, timeouts)?);
+        *self.lane = Some(tc.connect(self.generation, timeouts)?);
         Ok(true)
     }
 

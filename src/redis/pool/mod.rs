@@ -5,9 +5,9 @@
 //! `shared` (`held`: what each holds), opening one in `connect`, a failed
 //! call's words in `failure`.
 //!
-//! A target has `LANES` places for a connection. One thread (PHP-FPM, the
+//! A target has `PLACES` places for a connection. One thread (PHP-FPM, the
 //! CLI) only ever uses the first: one connection per target. The threads of
-//! a thread-safe PHP (FrankenPHP) take a free lane each, so up to `LANES`
+//! a thread-safe PHP (FrankenPHP) take a free lane each, so up to `PLACES`
 //! round trips to one target overlap instead of queueing behind one socket;
 //! a lane is opened only when every open one is busy, and only within the
 //! bound below (otherwise the thread waits its turn on an open one).
@@ -60,9 +60,10 @@
 
 pub mod connect;
 pub mod failure;
-pub mod held;
+pub mod hold;
 pub mod lanes;
 pub mod multiplex;
+pub mod places;
 pub mod sentinel;
 pub mod shared;
 
@@ -70,7 +71,6 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use ::redis::{RedisError, RedisResult};
 use once_cell::sync::Lazy;
@@ -78,36 +78,19 @@ use parking_lot::Mutex;
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::held::{close_idle, idle_in, module_in, open_in, Live, Shared};
-use crate::redis::pool::multiplex::{shared_lanes, LANES};
+use crate::redis::pool::multiplex::{shared_connections, PLACES};
+use crate::redis::pool::places::{close_idle, idle_in, module_known_in, open_in, LaneConn, Shared};
 use crate::redis::retry;
-use crate::redis::target::{Address, Sentinels, Target};
+use crate::redis::target::{Address, Target};
 use crate::redis::time::Deadline;
 pub use crate::redis::time::Timeouts;
-
-/// A call's hold on one of its target's connections, for as many tries as
-/// the retry rule allows (`TargetConnections::at_most_once`): a lane locked
-/// for the call (`lanes`) or a connection the threads share (`shared`).
-trait Hold {
-    /// Opens the connection when there is none; `true` when it opened one now.
-    fn open(&mut self, tc: &TargetConnections, timeouts: Timeouts) -> Result<bool>;
-    /// A Sentinel target's: whether the sentinels name another master now
-    /// (asked at most once a second, `sentinel::Confirmed`).
-    fn master_moved(&mut self, tc: &TargetConnections, sentinels: &Sentinels, timeouts: Timeouts) -> bool;
-    /// The open connection, ready for a call until `deadline`.
-    fn conn(&mut self, deadline: Deadline, timeouts: Timeouts) -> RedisResult<&mut Conn>;
-    /// Whether the failure `e` leaves the connection unfit for another call.
-    fn unfit_after(&self, e: &RedisError) -> bool;
-    /// Lets the connection go.
-    fn forget(&mut self, tc: &TargetConnections);
-}
 
 /// One target's connections, shared by every limiter pointed at that target.
 pub struct TargetConnections {
     target: Target,
-    lanes: [Mutex<Option<Live>>; LANES],
+    lanes: [Mutex<Option<LaneConn>>; PLACES],
     /// Connections the threads share; locked only to take or replace one, not for a call.
-    shared: [Mutex<Option<Shared>>; LANES],
+    shared: [Mutex<Option<Shared>>; PLACES],
     /// Lanes ever opened: threads that find every one busy wait on one of these.
     lanes_used: AtomicUsize,
     opened: AtomicU64,
@@ -149,10 +132,10 @@ pub fn max_connections() -> usize {
 pub fn connections(target: Target) -> Arc<TargetConnections> {
     let _inside = crate::fork::enter();
     let mut pool = POOL.lock();
-    if let Some(slot) = pool.get(&target) {
-        return slot.clone();
+    if let Some(conns) = pool.get(&target) {
+        return conns.clone();
     }
-    let slot = Arc::new(TargetConnections {
+    let conns = Arc::new(TargetConnections {
         target: target.clone(),
         lanes: Default::default(),
         shared: Default::default(),
@@ -161,28 +144,28 @@ pub fn connections(target: Target) -> Arc<TargetConnections> {
         failures: AtomicU64::new(0),
         last_used: AtomicU64::new(TICK.fetch_add(1, Ordering::Relaxed)),
     });
-    pool.insert(target, slot.clone());
-    enforce_bound(&mut pool, &slot);
-    slot
+    pool.insert(target, conns.clone());
+    enforce_bound(&mut pool, &conns);
+    conns
 }
 
 /// Keeps the pool within its bound; `keep` is the target in use right now.
 /// Connections a call is on are left alone.
 fn enforce_bound(pool: &mut HashMap<Target, Arc<TargetConnections>>, keep: &Arc<TargetConnections>) {
-    let pid = crate::fork::generation();
-    let mut excess = open_connections(pool, pid).saturating_sub(max_connections());
+    let generation = crate::fork::generation();
+    let mut excess = open_connections(pool, generation).saturating_sub(max_connections());
     let mut others: Vec<&Arc<TargetConnections>> = pool.values().filter(|s| !Arc::ptr_eq(s, keep)).collect();
     others.sort_by_key(|s| s.last_used.load(Ordering::Relaxed));
-    for slot in &others {
+    for conns in &others {
         if excess == 0 {
             break;
         }
-        let closed = close_idle(&slot.lanes, pid, &mut excess) + close_idle(&slot.shared, pid, &mut excess);
+        let closed = close_idle(&conns.lanes, generation, &mut excess) + close_idle(&conns.shared, generation, &mut excess);
         CLOSED_BY_BOUND.fetch_add(closed, Ordering::Relaxed);
     }
     // Without a connection, a target no limiter holds is only memory: drop it.
     let garbage: Vec<Target> =
-        others.iter().filter(|s| Arc::strong_count(s) == 1 && s.idle_connections(pid) == Some(0)).map(|s| s.target.clone()).collect();
+        others.iter().filter(|s| Arc::strong_count(s) == 1 && s.idle_connections(generation) == Some(0)).map(|s| s.target.clone()).collect();
     for target in garbage {
         pool.remove(&target);
         DROPPED.fetch_add(1, Ordering::Relaxed);
@@ -190,8 +173,8 @@ fn enforce_bound(pool: &mut HashMap<Target, Arc<TargetConnections>>, keep: &Arc<
 }
 
 /// Connections open in this process (a lane busy in a call counts as open).
-fn open_connections(pool: &HashMap<Target, Arc<TargetConnections>>, pid: u32) -> usize {
-    pool.values().map(|s| s.open_connections(pid)).sum()
+fn open_connections(pool: &HashMap<Target, Arc<TargetConnections>>, generation: u32) -> usize {
+    pool.values().map(|s| s.open_connections(generation)).sum()
 }
 
 /// What `php --ri ratelimit` shows of the pool.
@@ -222,14 +205,14 @@ pub fn stats() -> PoolStats {
 
 pub fn state() -> Vec<TargetState> {
     let _inside = crate::fork::enter();
-    let pid = crate::fork::generation();
+    let generation = crate::fork::generation();
     let pool = POOL.lock();
     let mut rows: Vec<TargetState> = pool
         .values()
         .map(|s| TargetState {
             target: s.target.to_string(),
-            connections: s.open_connections(pid),
-            path: module_in(&s.lanes, pid).or_else(|| module_in(&s.shared, pid)).map(crate::redis::decide::path),
+            connections: s.open_connections(generation),
+            path: module_known_in(&s.lanes, generation).or_else(|| module_known_in(&s.shared, generation)).map(crate::redis::decide::path),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
         })
@@ -246,8 +229,8 @@ impl TargetConnections {
 
     /// Connections open in this process: lanes (a lane busy in a call
     /// counts as open) and shared ones still usable.
-    fn open_connections(&self, pid: u32) -> usize {
-        open_in(&self.lanes, pid) + open_in(&self.shared, pid)
+    fn open_connections(&self, generation: u32) -> usize {
+        open_in(&self.lanes, generation) + open_in(&self.shared, generation)
     }
 
     /// Whether this target's calls may share a connection: a single server,
@@ -272,13 +255,13 @@ impl TargetConnections {
         let opened = self.opened.load(Ordering::Relaxed);
         let failures = self.failures.load(Ordering::Relaxed);
         let shared = match self.shareable() {
-            true => shared_lanes(),
+            true => shared_connections(),
             false => 0,
         };
         let deadline = Deadline::after(timeouts.reply);
         let result = match shared {
-            0 => self.at_most_once(self.lane_hold(), timeouts, deadline, op),
-            n => self.at_most_once(self.shared_hold(n), timeouts, deadline, op),
+            0 => self.on_a_lane(timeouts, deadline, op),
+            n => self.on_a_shared_connection(n, timeouts, deadline, op),
         };
         // A connection opened (one more descriptor) or one lost (a target that
         // may be garbage now): the only moments the bound can be crossed.
@@ -288,57 +271,9 @@ impl TargetConnections {
         result
     }
 
-    /// `op` on `hold`'s connection by the one retry rule (`retry`): the
-    /// connection opened when there is none (the deadline extended by the
-    /// time that took); a Sentinel target's connection let go first when the
-    /// sentinels name another master (nothing was sent: the old master may
-    /// still take writes, which it loses when demoted); a connection a failure
-    /// left unfit let go, and `op` tried once more only when the failure
-    /// proves it did not run.
-    fn at_most_once<T>(
-        &self,
-        mut hold: impl Hold,
-        timeouts: Timeouts,
-        mut deadline: Deadline,
-        mut op: impl FnMut(&mut Conn) -> RedisResult<T>,
-    ) -> Result<T> {
-        let mut retried = false;
-        loop {
-            let started = Instant::now();
-            let opened = hold.open(self, timeouts)?;
-            let moved = match &self.target.address {
-                Address::Sentinel(sentinels) => hold.master_moved(self, sentinels, timeouts),
-                _ => false,
-            };
-            if opened || self.target.is_sentinel() {
-                deadline.extend(started.elapsed());
-            }
-            if moved {
-                hold.forget(self);
-                continue;
-            }
-            match hold.conn(deadline, timeouts).and_then(&mut op) {
-                Ok(v) => return Ok(v),
-                // A master demoted to replica refused the write (nothing ran):
-                // a Sentinel target drops it and asks the sentinels again.
-                Err(e) if hold.unfit_after(&e) || self.demoted(&e) => {
-                    hold.forget(self);
-                    // Sent again at most once, and only what did not run
-                    // (`retry::allows`): a connection found closed before
-                    // the write, a master demoted before it ran the call.
-                    if retry::allows(&e).did_not_run() && !std::mem::replace(&mut retried, true) {
-                        continue;
-                    }
-                    return Err(self.fail(&e, timeouts));
-                }
-                Err(e) => return Err(self.fail(&e, timeouts)),
-            }
-        }
-    }
-
     /// Whether one more connection stays within the bound.
-    fn room_for_another(&self, pid: u32) -> bool {
-        open_connections(&POOL.lock(), pid) < max_connections()
+    fn room_for_another(&self, generation: u32) -> bool {
+        open_connections(&POOL.lock(), generation) < max_connections()
     }
 
     /// `run` for a pipeline whose replies each succeed or fail alone (a
@@ -365,8 +300,8 @@ impl TargetConnections {
     }
 
     /// How many connections are open when no lane is busy; `None` while one is.
-    fn idle_connections(&self, pid: u32) -> Option<usize> {
-        Some(idle_in(&self.lanes, pid)? + idle_in(&self.shared, pid)?)
+    fn idle_connections(&self, generation: u32) -> Option<usize> {
+        Some(idle_in(&self.lanes, generation)? + idle_in(&self.shared, generation)?)
     }
 
     /// READONLY from a Sentinel target's server: it was the master when we

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Connections a target may have open at once, for as many threads.
-pub const LANES: usize = 8;
+pub const PLACES: usize = 8;
 
 /// How a thread's calls use a target's connections (`ratelimit.multiplex`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub enum Multiplex {
     Auto,
     /// Each call holds a connection of its own (a lane) for its round trip.
     Off,
-    /// This many shared connections per target (1 to `LANES`), threads spread over them.
+    /// This many shared connections per target (1 to `PLACES`), threads spread over them.
     Shared(usize),
 }
 
@@ -34,13 +34,13 @@ static NEXT_THREAD_NO: AtomicUsize = AtomicUsize::new(0);
 /// `ratelimit.multiplex` here).
 pub fn set_multiplex(m: Multiplex) {
     MULTIPLEX.set(match m {
-        Multiplex::Shared(n) => Multiplex::Shared(n.clamp(1, LANES)),
+        Multiplex::Shared(n) => Multiplex::Shared(n.clamp(1, PLACES)),
         other => other,
     });
 }
 
 /// Shared connections per target for this thread's calls; 0: a lane each.
-pub(super) fn shared_lanes() -> usize {
+pub(super) fn shared_connections() -> usize {
     match MULTIPLEX.get() {
         Multiplex::Auto if THREADED => 1,
         Multiplex::Auto | Multiplex::Off => 0,

@@ -12,9 +12,10 @@ use parking_lot::Mutex;
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::held::Shared;
+use crate::redis::pool::hold::Hold;
 use crate::redis::pool::multiplex::thread_lane;
-use crate::redis::pool::{Hold, TargetConnections};
+use crate::redis::pool::places::Shared;
+use crate::redis::pool::TargetConnections;
 use crate::redis::retry::is_broken;
 use crate::redis::target::Sentinels;
 use crate::redis::time::Deadline;
@@ -23,7 +24,7 @@ use crate::redis::time::Timeouts;
 /// One call's use of a shared connection: taken for each try, not locked
 /// while the call waits for its reply.
 pub(super) struct SharedHold {
-    pid: u32,
+    generation: u32,
     /// Which shared connection.
     i: usize,
     held: Option<Shared>,
@@ -31,29 +32,41 @@ pub(super) struct SharedHold {
 }
 
 impl TargetConnections {
+    /// `op` on one of the `n` connections the threads share, by the retry
+    /// decision (`at_most_once`).
+    pub(super) fn on_a_shared_connection<T>(
+        &self,
+        n: usize,
+        timeouts: Timeouts,
+        deadline: Deadline,
+        op: impl FnMut(&mut Conn) -> RedisResult<T>,
+    ) -> Result<T> {
+        self.at_most_once(self.shared_hold(n), timeouts, deadline, op)
+    }
+
     /// One of the first `lanes` shared connections for a call, the one of this thread's turn.
-    pub(super) fn shared_hold(&self, lanes: usize) -> SharedHold {
-        SharedHold { pid: crate::fork::generation(), i: thread_lane(lanes), held: None, conn: None }
+    fn shared_hold(&self, lanes: usize) -> SharedHold {
+        SharedHold { generation: crate::fork::generation(), i: thread_lane(lanes), held: None, conn: None }
     }
 
     /// Shared connection `*i`, opened now when it is not (`true`). A lane
     /// that would be one connection too many for the bound is not opened:
     /// the first one is used instead (`*i` becomes 0).
-    fn shared_connection(&self, i: &mut usize, pid: u32, timeouts: Timeouts) -> Result<(Shared, bool)> {
+    fn shared_connection(&self, i: &mut usize, generation: u32, timeouts: Timeouts) -> Result<(Shared, bool)> {
         let mut guard = self.shared[*i].lock();
-        if let Some(s) = guard.as_ref().filter(|s| s.pid == pid && !s.mux.is_broken()) {
+        if let Some(s) = guard.as_ref().filter(|s| s.generation == generation && !s.mux.is_broken()) {
             return Ok((s.clone(), false));
         }
-        if *i != 0 && !self.room_for_another(pid) {
+        if *i != 0 && !self.room_for_another(generation) {
             drop(guard);
             *i = 0;
-            return self.shared_connection(i, pid, timeouts);
+            return self.shared_connection(i, generation, timeouts);
         }
         // Opened by our parent before fork() (dropping our copy closes only our
         // descriptor), or closed: open another.
         *guard = None;
         let (mux, confirmed) = self.connect_shared(timeouts)?;
-        let shared = Shared { pid, mux, confirmed: confirmed.map(|c| Arc::new(Mutex::new(c))) };
+        let shared = Shared { generation, mux, confirmed: confirmed.map(|c| Arc::new(Mutex::new(c))) };
         *guard = Some(shared.clone());
         Ok((shared, true))
     }
@@ -61,7 +74,7 @@ impl TargetConnections {
 
 impl Hold for SharedHold {
     fn open(&mut self, tc: &TargetConnections, timeouts: Timeouts) -> Result<bool> {
-        let (shared, fresh) = tc.shared_connection(&mut self.i, self.pid, timeouts)?;
+        let (shared, fresh) = tc.shared_connection(&mut self.i, self.generation, timeouts)?;
         self.held = Some(shared);
         Ok(fresh)
     }

@@ -1,0 +1,82 @@
+//! A call's hold on one of its target's connections (`Hold`: a lane locked
+//! for the call, `lanes`, or a connection the threads share, `shared`), and
+//! the one loop that runs a call on it by the retry decision
+//! (`TargetConnections::at_most_once`, obeying `retry::allows`).
+
+use std::time::Instant;
+
+use ::redis::{RedisError, RedisResult};
+
+use crate::error::Result;
+use crate::redis::conn::Conn;
+use crate::redis::pool::TargetConnections;
+use crate::redis::retry;
+use crate::redis::target::{Address, Sentinels};
+use crate::redis::time::{Deadline, Timeouts};
+
+/// A call's hold on one of its target's connections, for as many tries as
+/// the retry rule allows (`TargetConnections::at_most_once`): a lane locked
+/// for the call (`lanes`) or a connection the threads share (`shared`).
+pub trait Hold {
+    /// Opens the connection when there is none; `true` when it opened one now.
+    fn open(&mut self, tc: &TargetConnections, timeouts: Timeouts) -> Result<bool>;
+    /// A Sentinel target's: whether the sentinels name another master now
+    /// (asked at most once a second, `sentinel::Confirmed`).
+    fn master_moved(&mut self, tc: &TargetConnections, sentinels: &Sentinels, timeouts: Timeouts) -> bool;
+    /// The open connection, ready for a call until `deadline`.
+    fn conn(&mut self, deadline: Deadline, timeouts: Timeouts) -> RedisResult<&mut Conn>;
+    /// Whether the failure `e` leaves the connection unfit for another call.
+    fn unfit_after(&self, e: &RedisError) -> bool;
+    /// Lets the connection go.
+    fn forget(&mut self, tc: &TargetConnections);
+}
+
+impl TargetConnections {
+    /// `op` on `hold`'s connection by the one retry rule (`retry`): the
+    /// connection opened when there is none (the deadline extended by the
+    /// time that took); a Sentinel target's connection let go first when the
+    /// sentinels name another master (nothing was sent: the old master may
+    /// still take writes, which it loses when demoted); a connection a failure
+    /// left unfit let go, and `op` tried once more only when the failure
+    /// proves it did not run.
+    pub(super) fn at_most_once<T>(
+        &self,
+        mut hold: impl Hold,
+        timeouts: Timeouts,
+        mut deadline: Deadline,
+        mut op: impl FnMut(&mut Conn) -> RedisResult<T>,
+    ) -> Result<T> {
+        let mut retried = false;
+        loop {
+            let started = Instant::now();
+            let opened = hold.open(self, timeouts)?;
+            let moved = match &self.target.address {
+                Address::Sentinel(sentinels) => hold.master_moved(self, sentinels, timeouts),
+                _ => false,
+            };
+            if opened || self.target.is_sentinel() {
+                deadline.extend(started.elapsed());
+            }
+            if moved {
+                hold.forget(self);
+                continue;
+            }
+            match hold.conn(deadline, timeouts).and_then(&mut op) {
+                Ok(v) => return Ok(v),
+                // A master demoted to replica refused the write (nothing ran):
+                // a Sentinel target drops it and asks the sentinels again.
+                Err(e) if hold.unfit_after(&e) || self.demoted(&e) => {
+                    hold.forget(self);
+                    // Sent again at most once, and only what did not run
+                    // (`retry::allows`): a connection found closed before
+                    // the write, a master demoted before it ran the call.
+                    if retry::allows(&e).did_not_run() && !std::mem::replace(&mut retried, true) {
+                        continue;
+                    }
+                    return Err(self.fail(&e, timeouts));
+                }
+                Err(e) => return Err(self.fail(&e, timeouts)),
+            }
+        }
+    }
+}
