@@ -1,7 +1,9 @@
 //! `ratelimit`: exact, atomic, distributed rate limiting on Redis for PHP.
 //!
 //! Data flows one way: PHP arguments (`php`) → validated policy (`limiter`) →
-//! one FCALL of the Lua library on a pooled connection (`redis`) → `Outcome` → `RateLimitResult`.
+//! one entry call (`entry`) decided where the limiter's `backend` says: the
+//! server module's command or the Lua library on a pooled connection
+//! (`redis`), or a `memory://` store → `Outcome` → `RateLimitResult` (`php`).
 //! This file is only the table of contents: the module, its ini entries, its
 //! classes and its phpinfo.
 #![cfg_attr(windows, feature(abi_vectorcall))]

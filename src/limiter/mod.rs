@@ -1,7 +1,10 @@
-//! The algorithms, as pure Rust. Each algorithm file validates its parameters
-//! into a `Policy` (plain data: which script, its pre-encoded arguments, the
-//! limit, the largest cost); `instance::Limiter` runs a policy on a pooled
-//! connection and turns the script's reply into an `Outcome`.
+//! Limiters as the PHP classes use them: each algorithm file validates its
+//! parameters into a `Policy` (plain data: which algorithm, its arguments,
+//! the limit, the largest cost; the arithmetic itself is in `core/` and
+//! `lua/`); `instance::Limiter` builds a call's key and entry call, has its
+//! `Backend` decide it and turns the answer into an `Outcome`; `compound`
+//! does the same for several limits at once; `conclude` applies dry run,
+//! `on_error` and the metrics; `block_cache` remembers denials.
 //!
 //! Nothing here touches a Zval or reads an ini setting: the PHP layer hands in
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.

@@ -1,5 +1,5 @@
 //! Failures in plain words: why opening a connection failed (`cause`), a
-//! client error (`describe`), an operating system's text (`plain_io`): what
+//! client error (`plain_cause`), an operating system's text (`plain_io`): what
 //! a PHP developer can act on, never an `os error` number or a Rust type's name.
 
 use ::redis::RedisError;
@@ -60,18 +60,18 @@ pub enum OpenError {
     Redis(RedisError),
 }
 
-/// `describe`, and over TLS the certificate problem said plainly.
+/// `plain_cause`, and over TLS the certificate problem said plainly.
 pub fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
-    let text = describe(e);
+    let text = plain_cause(e);
     match tls {
-        Some(_) => crate::redis::cluster::tls::describe(&text).unwrap_or(text),
+        Some(_) => crate::redis::cluster::tls::plain_failure(&text).unwrap_or(text),
         None => text,
     }
 }
 
 /// A one-line cause in plain words: what a PHP developer can act on, never a
 /// Rust type name, a parser's internals or an `os error` number.
-pub fn describe(e: &RedisError) -> String {
+pub fn plain_cause(e: &RedisError) -> String {
     use ::redis::ErrorKind;
     if e.is_timeout() {
         return "timed out".to_string();
@@ -108,21 +108,24 @@ mod tests {
     #[test]
     fn causes_are_plain_words() {
         let io = |kind, text: &str| RedisError::from(std::io::Error::new(kind, text.to_string()));
-        assert_eq!(describe(&io(std::io::ErrorKind::WouldBlock, "Resource temporarily unavailable (os error 11)")), "timed out");
-        assert_eq!(describe(&io(std::io::ErrorKind::ConnectionRefused, "Connection refused (os error 111)")), "connection refused");
-        assert_eq!(describe(&io(std::io::ErrorKind::ConnectionReset, "Connection reset by peer (os error 104)")), "the server reset the connection");
+        assert_eq!(plain_cause(&io(std::io::ErrorKind::WouldBlock, "Resource temporarily unavailable (os error 11)")), "timed out");
+        assert_eq!(plain_cause(&io(std::io::ErrorKind::ConnectionRefused, "Connection refused (os error 111)")), "connection refused");
         assert_eq!(
-            describe(&RedisError::from((ErrorKind::AuthenticationFailed, "Password authentication failed"))),
+            plain_cause(&io(std::io::ErrorKind::ConnectionReset, "Connection reset by peer (os error 104)")),
+            "the server reset the connection"
+        );
+        assert_eq!(
+            plain_cause(&RedisError::from((ErrorKind::AuthenticationFailed, "Password authentication failed"))),
             "authentication failed (wrong user name or password)"
         );
-        assert_eq!(describe(&RedisError::from((ErrorKind::Parse, "Parse error"))), "not a Redis server (its answer is not the Redis protocol)");
+        assert_eq!(plain_cause(&RedisError::from((ErrorKind::Parse, "Parse error"))), "not a Redis server (its answer is not the Redis protocol)");
         let nested = RedisError::from((
             ErrorKind::Io,
             "It failed to check startup nodes.",
             "Failed to connect to each cluster node (127.0.0.1:7000: Connection refused (os error 111))".to_string(),
         ));
-        assert_eq!(describe(&nested), "no cluster node answered: Failed to connect to each cluster node (127.0.0.1:7000: connection refused)");
-        let text = describe(&nested);
+        assert_eq!(plain_cause(&nested), "no cluster node answered: Failed to connect to each cluster node (127.0.0.1:7000: connection refused)");
+        let text = plain_cause(&nested);
         assert!(!text.contains("os error") && !text.contains(" - Io"), "{text}");
     }
 }

@@ -28,11 +28,11 @@ use crate::php::classes::state::LimiterState;
 
 /// `__debugInfo()` called from PHP: the table of the object the method runs on.
 pub fn debug_info(state: &LimiterState, policy: &GivenNumbers) -> PhpResult<ZBox<ZendHashTable>> {
-    describe(this_class(), state, policy)
+    debug_table(this_class(), state, policy)
 }
 
 /// The table, for a limiter of class `class` (a subclass's own name).
-fn describe(class: String, state: &LimiterState, policy: &GivenNumbers) -> PhpResult<ZBox<ZendHashTable>> {
+fn debug_table(class: String, state: &LimiterState, policy: &GivenNumbers) -> PhpResult<ZBox<ZendHashTable>> {
     let fail = |e: ext_php_rs::error::Error| PhpException::from(e.to_string());
     let mut info = ZendHashTable::new();
     info.insert("class", class).map_err(fail)?;
@@ -96,7 +96,7 @@ unsafe extern "C" fn get_debug_info<T: LimiterClass>(object: *mut zend_object, i
         let std_object = unsafe { object.as_ref() }?;
         let limiter = ZendClassObject::<T>::from_zend_obj(std_object)?; // None: never constructed
         let class = std_object.get_class_name().ok()?;
-        describe(class, limiter.state(), limiter.policy()).ok()
+        debug_table(class, limiter.state(), limiter.policy()).ok()
     });
     // SAFETY: the engine's out-parameter and the object's own handlers.
     unsafe {

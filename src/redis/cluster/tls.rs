@@ -48,7 +48,7 @@ pub fn certificates(tls: &Tls) -> Result<Option<TlsCertificates>, SetupError> {
 /// The cause of a failed TLS handshake in plain words, from rustls's error
 /// text (whose Rust names, `UnknownIssuer`, are not repeated); `None` when it
 /// is not one.
-pub fn describe(text: &str) -> Option<String> {
+pub fn plain_failure(text: &str) -> Option<String> {
     let why = if text.contains("UnknownIssuer") || text.contains("BadSignature") {
         "the server's certificate does not verify: it is not signed by a trusted CA (cafile)"
     // rustls names the error (`Expired`) or, with the times it compared,
@@ -78,21 +78,21 @@ pub fn describe(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::redis::cluster::tls::describe;
+    use crate::redis::cluster::tls::plain_failure;
 
     #[test]
     fn expiry_is_told_in_either_of_rustls_forms() {
         let named = "invalid peer certificate: Expired";
         let worded = "invalid peer certificate: certificate expired: verification time 1795558956 (UNIX), but certificate is not valid after 1795472556 (86400 seconds ago)";
         for text in [named, worded] {
-            assert!(describe(text).unwrap().contains("has expired"), "{text}");
+            assert!(plain_failure(text).unwrap().contains("has expired"), "{text}");
         }
         let early = "invalid peer certificate: certificate not valid yet: verification time 1 (UNIX), but certificate is not valid before 2 (1 seconds in the future)";
-        assert!(describe(early).unwrap().contains("not valid yet"));
-        assert!(describe("invalid peer certificate: NotValidYet").unwrap().contains("not valid yet"));
-        assert_eq!(describe("connection refused"), None);
+        assert!(plain_failure(early).unwrap().contains("not valid yet"));
+        assert!(plain_failure("invalid peer certificate: NotValidYet").unwrap().contains("not valid yet"));
+        assert_eq!(plain_failure("connection refused"), None);
         // rustls's own names are not repeated to the PHP developer.
-        let unknown = describe("invalid peer certificate: UnknownIssuer").unwrap();
+        let unknown = plain_failure("invalid peer certificate: UnknownIssuer").unwrap();
         assert!(!unknown.contains("UnknownIssuer") && unknown.contains("not signed by a trusted CA"), "{unknown}");
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use ::redis::RedisError;
 
 use crate::error::Error;
-use crate::redis::plain::{cause, describe};
+use crate::redis::plain::{cause, plain_cause};
 use crate::redis::pool::TargetConnections;
 use crate::redis::retry;
 use crate::redis::time::Timeouts;
@@ -34,7 +34,7 @@ impl TargetConnections {
         let text = match &self.target.tls {
             // The handshake runs with the first command, so a plain port (which
             // reads a TLS hello as the start of a command and waits) shows as a timeout.
-            Some(_) if e.is_timeout() => format!("{}; over TLS this is also what a plain, non-TLS port gives", describe(e)),
+            Some(_) if e.is_timeout() => format!("{}; over TLS this is also what a plain, non-TLS port gives", plain_cause(e)),
             tls => cause(e, tls.as_ref()),
         };
         let text = match self.target.is_cluster() && self.target.password.is_none() && text.contains("NOAUTH") {
