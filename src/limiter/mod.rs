@@ -11,14 +11,14 @@
 
 pub mod block_cache;
 pub mod compound;
-pub mod conclude;
+mod conclude;
 pub mod fixed_window;
 pub mod gcra;
 pub mod instance;
 pub mod leaky_bucket;
-pub mod outcome;
+mod outcome;
 pub mod params;
-pub mod policy;
+mod policy;
 pub mod sliding_window;
 pub mod token_bucket;
 

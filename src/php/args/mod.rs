@@ -5,7 +5,7 @@
 //! `consumeMany()` (`id_list`, over `array_entries`), and the two traits
 //! (`php_value`) through which the readers see a Zval or a test's value.
 pub mod array_entries;
-pub mod coercion;
+mod coercion;
 pub mod forms;
 pub mod given_numbers;
 pub mod id_list;

@@ -27,7 +27,6 @@ pub const STRING_OR_INT: u32 = MAY_BE_STRING | MAY_BE_LONG;
 pub const OPTIONAL_INT: u32 = MAY_BE_LONG | MAY_BE_NULL;
 pub const OPTIONAL_FLOAT: u32 = MAY_BE_DOUBLE | MAY_BE_NULL;
 pub const OPTIONAL_INT_OR_FLOAT: u32 = MAY_BE_LONG | MAY_BE_DOUBLE | MAY_BE_NULL;
-pub const INT: u32 = MAY_BE_LONG;
 
 /// One constructor parameter after `$connection`: its name (checked against
 /// the registered one), its type, and its default when not null.

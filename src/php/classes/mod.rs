@@ -4,15 +4,15 @@
 //! does (`state`), its `$remaining` property, `var_dump()` view and dry-run
 //! copy, and `RateLimitMetrics` (`metrics`).
 pub mod compound;
-pub mod debug_info;
-pub mod dry_run;
+mod debug_info;
+mod dry_run;
 pub mod fixed_window;
 pub mod gcra;
 pub mod interface;
 pub mod leaky_bucket;
-pub mod limiter_class;
+mod limiter_class;
 pub mod metrics;
-pub mod remaining;
+mod remaining;
 pub mod sliding_window;
-pub mod state;
+mod state;
 pub mod token_bucket;

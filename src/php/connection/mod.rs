@@ -6,7 +6,7 @@
 //! phpredis-style config array, or null for `ratelimit.redis_url`.
 
 pub mod parts;
-pub mod phpredis_cluster;
+mod phpredis_cluster;
 pub mod sensitive;
 
 use ext_php_rs::types::{ZendObject, Zval};

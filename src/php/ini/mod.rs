@@ -2,6 +2,6 @@
 //! on the hot path (`settings`), shown without secrets by phpinfo
 //! (`display`), and the warnings for values refused as a request starts
 //! (`warnings`).
-pub mod display;
+mod display;
 pub mod settings;
 pub mod warnings;

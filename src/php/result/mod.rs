@@ -17,7 +17,7 @@
 #![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
 
 pub mod headers;
-pub mod style_arg;
+mod style_arg;
 
 use std::sync::{Arc, OnceLock};
 

@@ -58,14 +58,14 @@
 //! the connection closes once no caller is left waiting on it. A Sentinel
 //! target's master and TLS are shared the same way; a cluster keeps the lanes.
 
-pub mod connect;
-pub mod failure;
-pub mod hold;
-pub mod lanes;
+mod connect;
+mod failure;
+mod hold;
+mod lanes;
 pub mod multiplex;
-pub mod places;
+mod places;
 pub mod sentinel;
-pub mod shared;
+mod shared;
 
 use std::cell::Cell;
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! A single server's connection: our own socket (`wire`, over TLS `tls`),
 //! the RESP reader (`frames`), and the connection the threads of a process
 //! may share, each caller's command pipelined behind the others' (`mux`).
-pub mod frames;
+mod frames;
 pub mod mux;
-pub mod tls;
+mod tls;
 pub mod wire;
