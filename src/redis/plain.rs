@@ -64,7 +64,7 @@ pub enum OpenError {
 pub fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
     let text = plain_cause(e);
     match tls {
-        Some(_) => crate::redis::cluster::tls::plain_failure(&text).unwrap_or(text),
+        Some(_) => plain_failure(&text).unwrap_or(text),
         None => text,
     }
 }
@@ -100,6 +100,37 @@ pub fn plain_cause(e: &RedisError) -> String {
     plain(&e.to_string(), &format!("{:?}", e.kind()))
 }
 
+/// The cause of a failed TLS handshake in plain words, from rustls's error
+/// text (whose Rust names, `UnknownIssuer`, are not repeated); `None` when it
+/// is not one.
+pub fn plain_failure(text: &str) -> Option<String> {
+    let why = if text.contains("UnknownIssuer") || text.contains("BadSignature") {
+        "the server's certificate does not verify: it is not signed by a trusted CA (cafile)"
+    // rustls names the error (`Expired`) or, with the times it compared,
+    // words it ("certificate expired: verification time …"): a validity
+    // that ended before it began gives the first, an ordinary one the second.
+    } else if text.contains("Expired") || text.contains("certificate expired") {
+        "the server's certificate has expired"
+    } else if text.contains("NotValidYet") || text.contains("certificate not valid yet") {
+        "the server's certificate is not valid yet"
+    } else if text.contains("not valid for name") || text.contains("NotValidForName") {
+        "the server's certificate is for another host name"
+    } else if text.contains("CertificateRequired") {
+        "the server requires a client certificate (certfile and keyfile)"
+    } else if text.contains("KeyMismatch") {
+        "the client key (keyfile) is not the client certificate's"
+    } else if text.contains("alert") && ["Certificate", "UnknownCA", "AccessDenied"].iter().any(|a| text.contains(a)) {
+        "the server rejected the client certificate"
+    } else if text.contains("invalid peer certificate") {
+        "the server's certificate does not verify"
+    } else if text.contains("corrupt message") || text.contains("InvalidContentType") {
+        "the server did not answer in TLS (a plain, non-TLS port?)"
+    } else {
+        return None;
+    };
+    Some(format!("TLS handshake failed: {why}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,5 +158,21 @@ mod tests {
         assert_eq!(plain_cause(&nested), "no cluster node answered: Failed to connect to each cluster node (127.0.0.1:7000: connection refused)");
         let text = plain_cause(&nested);
         assert!(!text.contains("os error") && !text.contains(" - Io"), "{text}");
+    }
+
+    #[test]
+    fn expiry_is_told_in_either_of_rustls_forms() {
+        let named = "invalid peer certificate: Expired";
+        let worded = "invalid peer certificate: certificate expired: verification time 1795558956 (UNIX), but certificate is not valid after 1795472556 (86400 seconds ago)";
+        for text in [named, worded] {
+            assert!(plain_failure(text).unwrap().contains("has expired"), "{text}");
+        }
+        let early = "invalid peer certificate: certificate not valid yet: verification time 1 (UNIX), but certificate is not valid before 2 (1 seconds in the future)";
+        assert!(plain_failure(early).unwrap().contains("not valid yet"));
+        assert!(plain_failure("invalid peer certificate: NotValidYet").unwrap().contains("not valid yet"));
+        assert_eq!(plain_failure("connection refused"), None);
+        // rustls's own names are not repeated to the PHP developer.
+        let unknown = plain_failure("invalid peer certificate: UnknownIssuer").unwrap();
+        assert!(!unknown.contains("UnknownIssuer") && unknown.contains("not signed by a trusted CA"), "{unknown}");
     }
 }

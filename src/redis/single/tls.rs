@@ -9,7 +9,7 @@
 //! client certificate and key when given; `verify_peer=0` verifies nothing
 //! and sends no server name. The errors are redis-rs's, word for word, so a
 //! certificate that does not verify is told the same way on either kind of
-//! connection (`cluster::tls::plain_failure`). One difference: the handshake is made when
+//! connection (`plain::plain_failure`). One difference: the handshake is made when
 //! the connection opens, within the connect timeout, where redis-rs makes it
 //! with the first command.
 
