@@ -20,7 +20,7 @@ use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::Result;
 use crate::redis::pool::TargetConnections;
-use crate::redis::time::Timeouts;
+use crate::redis::rules::time::Timeouts;
 use crate::redis::{counter, decide};
 
 #[derive(Clone)]

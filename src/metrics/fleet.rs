@@ -12,7 +12,7 @@ use crate::backend::Backend;
 use crate::error::{Error, Result};
 use crate::metrics::{layout, Table, OUTCOMES};
 use crate::redis::pool::Timeouts;
-use crate::redis::retry::as_result;
+use crate::redis::rules::retry::as_result;
 
 /// The most minutes `fleet()` reads: a minute's counters live an hour.
 pub const MAX_MINUTES: i64 = core::KEEP_MINUTES + 1;

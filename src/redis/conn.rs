@@ -26,8 +26,8 @@ use ::redis::cluster_routing::{MultipleNodeRoutingInfo, ResponsePolicy, RoutingI
 use ::redis::{Cmd, ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
 pub use crate::redis::cluster::link::ClusterLink;
+use crate::redis::rules::time::Deadline;
 use crate::redis::single::mux::Mux;
-use crate::redis::time::Deadline;
 
 /// One server's connection or a cluster's, for one call (its deadline).
 pub struct Conn {

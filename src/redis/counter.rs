@@ -32,7 +32,7 @@ use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
 use crate::entry::resp;
 use crate::redis::conn::Conn;
-use crate::redis::retry::as_result;
+use crate::redis::rules::retry::as_result;
 
 thread_local! {
     static COMMANDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -60,7 +60,7 @@ pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, mod
             for key in keys {
                 match crate::redis::decide::hit_many(conn, &[key.as_ref()], window_ms, module) {
                     // The connection is lost: the whole batch fails, and the pool drops it.
-                    Err(e) if crate::redis::retry::is_broken(&e) => return Err(e),
+                    Err(e) if crate::redis::rules::retry::is_broken(&e) => return Err(e),
                     Err(e) => out.push(Err(e)),
                     Ok(mut one) => out.push(one.pop().unwrap_or_else(|| Err(RedisError::from((ErrorKind::Parse, "no reply for the key"))))),
                 }

@@ -21,7 +21,7 @@ use crate::entry::library::Entry;
 use crate::entry::reply::{count_and_ttl, module_commands_in, Ints};
 use crate::redis::conn::Conn;
 use crate::redis::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
-use crate::redis::retry::as_result;
+use crate::redis::rules::retry::as_result;
 
 /// Does the server have the module's commands, and on a cluster every
 /// master? `COMMAND INFO` answers nil for a command a server does not have.
@@ -160,7 +160,7 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
         for keys in calls {
             match decide(conn, &EntryCall { entry, keys: keys.as_ref(), counting, args, per_call }, module) {
                 // The connection is lost: the whole batch fails, and the pool drops it.
-                Err(e) if crate::redis::retry::is_broken(&e) => return Err(e),
+                Err(e) if crate::redis::rules::retry::is_broken(&e) => return Err(e),
                 one => out.push(one),
             }
         }
@@ -198,7 +198,7 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
             // A fix that does not apply: the refusal is this call's answer,
             // and the later calls are sent again.
             if let Err(e) = apply(conn, f, e) {
-                if crate::redis::retry::is_broken(&e) {
+                if crate::redis::rules::retry::is_broken(&e) {
                     return Err(e);
                 }
                 out.push(Err(e));

@@ -20,7 +20,7 @@ use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 use crate::entry::library::LIBRARY;
 use crate::entry::reply::functions_in;
 use crate::redis::conn::{role_of, Conn};
-use crate::redis::retry::{self, Allows};
+use crate::redis::rules::retry::{self, Allows};
 
 /// Set once a server said it has no FCALL (Redis < 7): from then on
 /// this process calls the script form. Process-wide rather than per server,

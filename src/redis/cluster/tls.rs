@@ -17,7 +17,7 @@ use crate::redis::target::Tls;
 pub struct SetupError(pub String);
 
 fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
-    std::fs::read(path).map_err(|e| SetupError(crate::redis::plain::unreadable_tls_file(what, path, &e)))
+    std::fs::read(path).map_err(|e| SetupError(crate::redis::rules::plain::unreadable_tls_file(what, path, &e)))
 }
 
 /// The address of `host:port` over TLS as `tls` says.

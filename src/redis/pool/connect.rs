@@ -10,13 +10,13 @@ use ::redis::ConnectionAddr;
 
 use crate::error::{Error, Result};
 use crate::redis::conn::{ClusterLink, Conn};
-use crate::redis::plain::{cause, OpenError};
 use crate::redis::pool::places::LaneConn;
 use crate::redis::pool::TargetConnections;
+use crate::redis::rules::plain::{cause, OpenError};
+use crate::redis::rules::time::Deadline;
+use crate::redis::rules::time::Timeouts;
 use crate::redis::single::mux::Mux;
 use crate::redis::target::Address;
-use crate::redis::time::Deadline;
-use crate::redis::time::Timeouts;
 
 impl TargetConnections {
     pub(super) fn connect(&self, generation: u32, timeouts: Timeouts) -> Result<LaneConn> {

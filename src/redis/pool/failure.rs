@@ -8,10 +8,10 @@ use std::time::Duration;
 use ::redis::RedisError;
 
 use crate::error::Error;
-use crate::redis::plain::{cause, plain_cause};
 use crate::redis::pool::TargetConnections;
-use crate::redis::retry;
-use crate::redis::time::Timeouts;
+use crate::redis::rules::plain::{cause, plain_cause};
+use crate::redis::rules::retry;
+use crate::redis::rules::time::Timeouts;
 
 impl TargetConnections {
     /// A call that failed with `e`: the cause, and when the command may

@@ -10,9 +10,9 @@ use ::redis::{RedisError, RedisResult};
 use crate::error::Result;
 use crate::redis::conn::Conn;
 use crate::redis::pool::TargetConnections;
-use crate::redis::retry;
+use crate::redis::rules::retry;
+use crate::redis::rules::time::{Deadline, Timeouts};
 use crate::redis::target::{Address, Sentinels};
-use crate::redis::time::{Deadline, Timeouts};
 
 /// A call's hold on one of its target's connections, for as many tries as
 /// the retry rule allows (`TargetConnections::at_most_once`): a lane locked

@@ -15,10 +15,10 @@ use crate::redis::pool::hold::Hold;
 use crate::redis::pool::multiplex::PLACES;
 use crate::redis::pool::places::LaneConn;
 use crate::redis::pool::{TargetConnections, TICK};
-use crate::redis::retry::is_broken;
+use crate::redis::rules::retry::is_broken;
+use crate::redis::rules::time::Deadline;
+use crate::redis::rules::time::Timeouts;
 use crate::redis::target::Sentinels;
-use crate::redis::time::Deadline;
-use crate::redis::time::Timeouts;
 
 /// A lane, locked for the whole call.
 pub(super) struct LaneHold<'a> {

@@ -80,10 +80,10 @@ use crate::error::Result;
 use crate::redis::conn::Conn;
 use crate::redis::pool::multiplex::{shared_connections, PLACES};
 use crate::redis::pool::places::{close_idle, idle_in, module_known_in, open_in, LaneConn, Shared};
-use crate::redis::retry;
+use crate::redis::rules::retry;
+use crate::redis::rules::time::Deadline;
+pub use crate::redis::rules::time::Timeouts;
 use crate::redis::target::{Address, Target};
-use crate::redis::time::Deadline;
-pub use crate::redis::time::Timeouts;
 
 /// One target's connections, shared by every limiter pointed at that target.
 pub struct TargetConnections {

@@ -30,13 +30,13 @@ use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
 use crate::redis::conn::Conn;
-use crate::redis::plain::{cause, OpenError};
+use crate::redis::rules::plain::{cause, OpenError};
+use crate::redis::rules::time::Deadline;
+use crate::redis::rules::time::Timeouts;
 use crate::redis::single::mux::Mux;
 use crate::redis::single::wire::Login;
 use crate::redis::target::redact::shown;
 use crate::redis::target::{Address, Sentinels, Target, Tls};
-use crate::redis::time::Deadline;
-use crate::redis::time::Timeouts;
 
 /// How many times a master that says it is a replica is asked about again,
 /// and the pause before each new question (sentinels update one another

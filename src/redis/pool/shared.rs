@@ -16,10 +16,10 @@ use crate::redis::pool::hold::Hold;
 use crate::redis::pool::multiplex::thread_lane;
 use crate::redis::pool::places::Shared;
 use crate::redis::pool::TargetConnections;
-use crate::redis::retry::is_broken;
+use crate::redis::rules::retry::is_broken;
+use crate::redis::rules::time::Deadline;
+use crate::redis::rules::time::Timeouts;
 use crate::redis::target::Sentinels;
-use crate::redis::time::Deadline;
-use crate::redis::time::Timeouts;
 
 /// One call's use of a shared connection: taken for each try, not locked
 /// while the call waits for its reply.

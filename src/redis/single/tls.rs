@@ -24,7 +24,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
-use crate::redis::plain::OpenError;
+use crate::redis::rules::plain::OpenError;
 use crate::redis::target::Tls;
 
 pub struct TlsStream {

@@ -91,7 +91,7 @@ impl Tls {
             [("CA file (cafile)", &self.cafile), ("client certificate (certfile)", &self.certfile), ("client key (keyfile)", &self.keyfile)]
         {
             if let Some(path) = file {
-                std::fs::File::open(path).map_err(|e| Error::value("connection", crate::redis::plain::unreadable_tls_file(what, path, &e)))?;
+                std::fs::File::open(path).map_err(|e| Error::value("connection", crate::redis::rules::plain::unreadable_tls_file(what, path, &e)))?;
             }
         }
         Ok(())
