@@ -1,6 +1,7 @@
 //! Everything that talks to Redis: where it is (`target`: DSNs, Sentinel
-//! and cluster targets, redaction), the rules every call obeys (`rules`: what
-//! a failure allows, the time bound, failures in plain words), the
+//! and cluster targets), the rules every call obeys (`rules`: what a failure
+//! allows, the time bound), how failures and user input are told back
+//! (`words`: plain words, redaction), the
 //! per-process pool of each target's connections (`pool`: lanes, shared
 //! connections, opening, Sentinel), a single server's socket and multiplexer
 //! (`single`), a cluster's link and slots (`cluster`), one connection of
@@ -17,3 +18,4 @@ pub mod pool;
 pub mod rules;
 mod single;
 pub mod target;
+pub mod words;

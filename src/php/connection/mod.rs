@@ -23,9 +23,9 @@ use crate::php::ini::settings;
 use crate::redis::pool;
 use crate::redis::target::dsn::parse_dsn;
 use crate::redis::target::dsn_parts::is_tls_scheme;
-use crate::redis::target::redact::shown;
 use crate::redis::target::sentinel;
 use crate::redis::target::{Address, Target, Tls, DEFAULT_PORT};
+use crate::redis::words::redact::shown;
 
 /// Where a limiter with this `$connection` argument decides (`null`: the
 /// `ratelimit.redis_url` setting), and the timeouts it asked for.

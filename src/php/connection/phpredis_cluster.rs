@@ -27,8 +27,8 @@ use crate::php::args::php_value::type_name;
 use crate::php::connection::parts::{apply_auth, call, seconds, TimeoutOverrides};
 use crate::php::engine::zend_api;
 use crate::redis::target::dsn::parse_dsn;
-use crate::redis::target::redact::shown;
 use crate::redis::target::Target;
+use crate::redis::words::redact::shown;
 
 const CLASS: &str = "RedisCluster";
 

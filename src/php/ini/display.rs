@@ -22,7 +22,7 @@ const DISPLAY_ORIG: c_int = 1;
 /// Called by the engine's phpinfo() with one of its ini entries.
 pub unsafe extern "C" fn redis_url_displayer(entry: *mut zend_ini_entry, ty: c_int) {
     // SAFETY: this function's contract is `display`'s.
-    unsafe { display(entry, ty, |bytes| crate::redis::target::redact::redact_dsn(&String::from_utf8_lossy(bytes))) }
+    unsafe { display(entry, ty, |bytes| crate::redis::words::redact::redact_dsn(&String::from_utf8_lossy(bytes))) }
 }
 
 /// The displayer of `ratelimit.key_prefix`: a NUL byte shown as `\0`, not written raw.

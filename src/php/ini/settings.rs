@@ -259,9 +259,9 @@ fn refused_message(index: usize, given: &[u8], kept: &[u8], why: &str) -> String
     // The DSN's password is not printed (logs are shared); nor is a NUL byte.
     let show = |v: &[u8]| {
         if index == REDIS_URL_INDEX {
-            crate::redis::target::redact::shown_dsn(&String::from_utf8_lossy(v))
+            crate::redis::words::redact::shown_dsn(&String::from_utf8_lossy(v))
         } else {
-            crate::redis::target::redact::shown_bytes(v)
+            crate::redis::words::redact::shown_bytes(v)
         }
     };
     if index == REDIS_URL_INDEX {

@@ -10,14 +10,14 @@
 
 use ::redis::{ClientTlsConfig, ConnectionAddr, TlsCertificates};
 
-use crate::redis::target::redact::shown;
 use crate::redis::target::Tls;
+use crate::redis::words::redact::shown;
 
 /// Why a TLS client could not be set up (a file, not the network).
 pub struct SetupError(pub String);
 
 fn read(what: &str, path: &str) -> Result<Vec<u8>, SetupError> {
-    std::fs::read(path).map_err(|e| SetupError(crate::redis::rules::plain::unreadable_tls_file(what, path, &e)))
+    std::fs::read(path).map_err(|e| SetupError(crate::redis::words::plain::unreadable_tls_file(what, path, &e)))
 }
 
 /// The address of `host:port` over TLS as `tls` says.

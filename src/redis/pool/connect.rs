@@ -12,11 +12,11 @@ use crate::error::{Error, Result};
 use crate::redis::conn::{ClusterLink, Conn};
 use crate::redis::pool::places::LaneConn;
 use crate::redis::pool::TargetConnections;
-use crate::redis::rules::plain::{cause, OpenError};
 use crate::redis::rules::time::Deadline;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::single::mux::Mux;
 use crate::redis::target::Address;
+use crate::redis::words::plain::{cause, OpenError};
 
 impl TargetConnections {
     pub(super) fn connect(&self, generation: u32, timeouts: Timeouts) -> Result<LaneConn> {
@@ -43,7 +43,7 @@ impl TargetConnections {
                 match Mux::open(&address, tls, &login, timeouts) {
                     Ok(mux) => Ok(mux),
                     Err(OpenError::Setup(why)) => Err(why),
-                    Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
+                    Err(OpenError::Redis(e)) => Err(cause(&e, tls.is_some())),
                 }
             };
             let role = |mux: &mut Arc<Mux>| crate::redis::conn::role_of(&mut Conn::single(mux.clone(), Deadline::after(timeouts.reply)));

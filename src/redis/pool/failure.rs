@@ -9,9 +9,9 @@ use ::redis::RedisError;
 
 use crate::error::Error;
 use crate::redis::pool::TargetConnections;
-use crate::redis::rules::plain::{cause, plain_cause};
 use crate::redis::rules::retry;
 use crate::redis::rules::time::Timeouts;
+use crate::redis::words::plain::{cause, plain_cause};
 
 impl TargetConnections {
     /// A call that failed with `e`: the cause, and when the command may
@@ -35,7 +35,7 @@ impl TargetConnections {
             // The handshake runs with the first command, so a plain port (which
             // reads a TLS hello as the start of a command and waits) shows as a timeout.
             Some(_) if e.is_timeout() => format!("{}; over TLS this is also what a plain, non-TLS port gives", plain_cause(e)),
-            tls => cause(e, tls.as_ref()),
+            tls => cause(e, tls.is_some()),
         };
         let text = match self.target.is_cluster() && self.target.password.is_none() && text.contains("NOAUTH") {
             true => format!("{text}; {CLUSTER_WITHOUT_PASSWORD}"),

@@ -30,13 +30,13 @@ use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
 use crate::redis::conn::Conn;
-use crate::redis::rules::plain::{cause, OpenError};
 use crate::redis::rules::time::Deadline;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::single::mux::Mux;
 use crate::redis::single::wire::Login;
-use crate::redis::target::redact::shown;
 use crate::redis::target::{Address, Sentinels, Target, Tls};
+use crate::redis::words::plain::{cause, OpenError};
+use crate::redis::words::redact::shown;
 
 /// How many times a master that says it is a replica is asked about again,
 /// and the pause before each new question (sentinels update one another
@@ -107,7 +107,7 @@ pub fn connect_master<C>(
                 let role = if role == "slave" { "replica" } else { role.as_str() };
                 why = format!("the sentinels named {master} as master, but it is a {role} (a failover is under way); asked {ROUNDS} times")
             }
-            Err(e) => return Err(format!("the master {master} the sentinels named: {}", cause(&e, tls))),
+            Err(e) => return Err(format!("the master {master} the sentinels named: {}", cause(&e, tls.is_some()))),
         }
     }
     Err(why)
@@ -164,7 +164,11 @@ fn query(sentinels: &Sentinels, i: usize, tls: Option<&Tls>, timeouts: Timeouts)
     let login = Login { db: 0, username: sentinels.username.as_deref(), password: sentinels.password.as_deref() };
     let answer = open(host, *port, tls, &login, timeouts)
         .and_then(|mut conn| {
-            ::redis::cmd("SENTINEL").arg("GET-MASTER-ADDR-BY-NAME").arg(&sentinels.service).query::<Value>(&mut conn).map_err(|e| cause(&e, tls))
+            ::redis::cmd("SENTINEL")
+                .arg("GET-MASTER-ADDR-BY-NAME")
+                .arg(&sentinels.service)
+                .query::<Value>(&mut conn)
+                .map_err(|e| cause(&e, tls.is_some()))
         })
         .map_err(|e| format!("{}:{port}: {e}", shown(host)))
         .and_then(|reply| master_in(reply).map_err(|e| format!("{}:{port} {e}", shown(host))));
@@ -202,7 +206,7 @@ fn open(host: &str, port: u16, tls: Option<&Tls>, login: &Login, timeouts: Timeo
     match Mux::open(&Address::Tcp { host: host.to_string(), port }, tls, login, timeouts) {
         Ok(mux) => Ok(Conn::single(mux, Deadline::after(timeouts.reply))),
         Err(OpenError::Setup(why)) => Err(why),
-        Err(OpenError::Redis(e)) => Err(cause(&e, tls)),
+        Err(OpenError::Redis(e)) => Err(cause(&e, tls.is_some())),
     }
 }
 

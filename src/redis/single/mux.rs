@@ -55,12 +55,12 @@ use std::time::{Duration, Instant};
 use ::redis::{ErrorKind, RedisError, RedisResult, Value};
 use parking_lot::Mutex;
 
-use crate::redis::rules::plain::OpenError;
 use crate::redis::rules::retry;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::single::frames;
 use crate::redis::single::wire::{self, Login, Stream};
 use crate::redis::target::{Address, Tls};
+use crate::redis::words::plain::OpenError;
 
 /// Read in pieces of this size at least (a batch of replies of 16 callers is ~1 KiB).
 const READ_CHUNK: usize = 16 * 1024;

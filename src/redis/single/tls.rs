@@ -24,8 +24,8 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
-use crate::redis::rules::plain::OpenError;
 use crate::redis::target::Tls;
+use crate::redis::words::plain::OpenError;
 
 pub struct TlsStream {
     tcp: TcpStream,

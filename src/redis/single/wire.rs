@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
 use crate::entry::resp;
-use crate::redis::rules::plain::OpenError;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::single::frames;
 use crate::redis::single::tls::TlsStream;
 use crate::redis::target::{Address, Tls};
+use crate::redis::words::plain::OpenError;
 
 /// A connected socket. Reads and writes go through `&Stream`, so one thread
 /// may read while another writes.

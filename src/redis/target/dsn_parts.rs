@@ -3,8 +3,8 @@
 //! and the error that names the DSN (without its password).
 
 use crate::error::{Error, Result};
-use crate::redis::target::redact::shown_dsn;
 use crate::redis::target::{Target, Tls};
+use crate::redis::words::redact::shown_dsn;
 
 pub(super) fn bad_dsn(dsn: &str, why: &str) -> Error {
     Error::value("connection", format!("is not a valid Redis DSN ({why}): \"{}\"", shown_dsn(dsn)))

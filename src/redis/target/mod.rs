@@ -9,13 +9,12 @@
 
 pub mod dsn;
 pub mod dsn_parts;
-pub mod redact;
 pub mod sentinel;
 
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::redis::target::redact::shown;
+use crate::redis::words::redact::shown;
 
 pub const DEFAULT_PORT: u16 = 6379;
 
@@ -91,7 +90,7 @@ impl Tls {
             [("CA file (cafile)", &self.cafile), ("client certificate (certfile)", &self.certfile), ("client key (keyfile)", &self.keyfile)]
         {
             if let Some(path) = file {
-                std::fs::File::open(path).map_err(|e| Error::value("connection", crate::redis::rules::plain::unreadable_tls_file(what, path, &e)))?;
+                std::fs::File::open(path).map_err(|e| Error::value("connection", crate::redis::words::plain::unreadable_tls_file(what, path, &e)))?;
             }
         }
         Ok(())

@@ -16,8 +16,8 @@
 
 use crate::error::{Error, Result};
 use crate::redis::target::dsn_parts::{bad_dsn, parse_db, percent_decode, set_credentials, split_host_port, split_userinfo, with_tls_query};
-use crate::redis::target::redact::shown;
 use crate::redis::target::{Sentinels, Target};
+use crate::redis::words::redact::shown;
 
 /// Sentinel's own default port.
 pub const DEFAULT_SENTINEL_PORT: u16 = 26379;

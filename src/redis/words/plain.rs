@@ -4,8 +4,7 @@
 
 use ::redis::RedisError;
 
-use crate::redis::target::redact::shown;
-use crate::redis::target::Tls;
+use crate::redis::words::redact::shown;
 
 /// A TLS file (`what`: "CA file (cafile)", …) at `path` that cannot be read.
 pub fn unreadable_tls_file(what: &str, path: &str, e: &std::io::Error) -> String {
@@ -61,11 +60,11 @@ pub enum OpenError {
 }
 
 /// `plain_cause`, and over TLS the certificate problem said plainly.
-pub fn cause(e: &RedisError, tls: Option<&Tls>) -> String {
+pub fn cause(e: &RedisError, over_tls: bool) -> String {
     let text = plain_cause(e);
-    match tls {
-        Some(_) => plain_failure(&text).unwrap_or(text),
-        None => text,
+    match over_tls {
+        true => plain_failure(&text).unwrap_or(text),
+        false => text,
     }
 }
 
