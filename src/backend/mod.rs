@@ -4,22 +4,24 @@
 //! process (the module's own code decides there, `memory`). A limiter and a
 //! compound say once what to decide (an entry call, `crate::entry`); the
 //! methods here are the only code that tells the two places apart: decide,
-//! decide many, decide each of several calls, delete, and read the metrics'
-//! hashes. The give-back, in-flight and lease operations are entry calls too,
+//! decide many, decide each of several calls, delete, and read hashes (the
+//! metrics' counters). The give-back, in-flight and lease operations are entry calls too,
 //! and go through the same methods.
 
 pub mod memory;
 
 use std::sync::Arc;
 
-use ::redis::Value;
+use ::redis::{Cmd, Value};
+use ratelimit_core::store::{wall_clock_us, Value as Stored};
 
 use crate::backend::memory::MemoryTarget;
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::redis::pool::TargetConnections;
+use crate::redis::rules::retry::as_result;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::{counter, decide};
 
@@ -143,4 +145,59 @@ impl Backend {
                 .map(|_| ()),
         }
     }
+
+    /// Every field of the hashes that `keys_at(now_us, is_cluster)` names,
+    /// read at the target's clock (Redis's TIME; a memory store's wall
+    /// clock), each given to `each` as (field, value): what
+    /// `RateLimitMetrics::fleet()` adds up. On Redis, pipelined in parts of
+    /// `READ_PIPELINE` commands, one round trip per node each.
+    pub fn read_hashes(&self, timeouts: Timeouts, keys_at: impl Fn(i64, bool) -> Vec<Vec<u8>>, mut each: impl FnMut(&[u8], &[u8])) -> Result<()> {
+        let conns = match self {
+            Backend::Memory(store) => {
+                store.with_store(|s| {
+                    for key in keys_at(wall_clock_us(), false) {
+                        if let Some(Stored::Hash(h)) = s.value(&key) {
+                            h.iter().for_each(|(f, v)| each(f, v));
+                        }
+                    }
+                });
+                return Ok(());
+            }
+            Backend::Redis(conns) => conns,
+        };
+        let replies = conns.run(timeouts, |conn| {
+            let (secs, micros): (i64, i64) = ::redis::cmd("TIME").query(conn)?;
+            let keys = keys_at(secs * 1_000_000 + micros, conn.is_cluster());
+            let mut replies = Vec::with_capacity(keys.len());
+            for part in keys.chunks(READ_PIPELINE) {
+                let cmds: Vec<Cmd> = part.iter().map(|k| ::redis::cmd("HGETALL").arg(k).clone()).collect();
+                replies.extend(conn.pipeline_by_key(cmds)?);
+            }
+            Ok(replies)
+        })?;
+        for reply in replies {
+            match as_result(Ok(reply)) {
+                Ok(Value::Array(flat)) => {
+                    for pair in flat.chunks_exact(2) {
+                        if let (Value::BulkString(f), Value::BulkString(v)) = (&pair[0], &pair[1]) {
+                            each(f, v);
+                        }
+                    }
+                }
+                Ok(Value::Map(pairs)) => {
+                    for (f, v) in pairs {
+                        if let (Value::BulkString(f), Value::BulkString(v)) = (f, v) {
+                            each(&f, &v);
+                        }
+                    }
+                }
+                Err(e) => return Err(Error::Redis(format!("reading the metrics: {}", e.detail().or(e.code()).unwrap_or_default()))),
+                Ok(_) => {}
+            }
+        }
+        Ok(())
+    }
 }
+
+/// Commands in one pipeline of `read_hashes`: 16,384 slots × 60 minutes are read in parts.
+const READ_PIPELINE: usize = 8192;
