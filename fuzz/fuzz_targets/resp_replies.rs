@@ -16,7 +16,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ratelimit::limiter::{gcra, Outcome};
-use ratelimit::entry::reply::{count_and_ttl, functions_in, module_in, Ints};
+use ratelimit::entry::reply::{count_and_ttl, functions_in, module_commands_in, Ints};
 use ratelimit::redis::conn::role_in;
 use ratelimit::redis::pool::sentinel::master_in;
 use ratelimit_fuzz::Bytes;
@@ -60,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let _ = module_in(vec![value.clone(), value.clone()]);
+    let _ = module_commands_in(vec![value.clone(), value.clone()]);
     let _ = functions_in(value.clone());
     let _ = role_in(&value);
     if let Ok(Some((host, port))) = master_in(value) {
