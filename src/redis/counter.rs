@@ -102,7 +102,9 @@ fn answer(conn: &mut Conn, key: &[u8], three: &[Value], window_ms: i64) -> Redis
         Value::Int(n) => Ok(*n),
         other => as_result(Ok(other.clone())).and_then(|other| Err(RedisError::from((ErrorKind::Parse, "unexpected reply", format!("{other:?}"))))),
     };
-    as_result(Ok(three[0].clone()))?;
+    if let Value::ServerError(_) = &three[0] {
+        as_result(Ok(three[0].clone()))?;
+    }
     let (count, mut ttl) = (int(&three[1])?, int(&three[2])?);
     // SET answered OK: this request opened the window, so the whole window is
     // left, as the library and the module report it. PTTL runs a moment

@@ -29,6 +29,7 @@ pub(super) struct LaneHold<'a> {
 impl TargetConnections {
     /// `op` on a lane of this target's, locked for the call, by the retry
     /// decision (`at_most_once`).
+    #[inline]
     pub(super) fn on_a_lane<T>(&self, timeouts: Timeouts, deadline: Deadline, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         self.at_most_once(self.lane_hold(), timeouts, deadline, op)
     }

@@ -34,6 +34,7 @@ pub(super) struct SharedHold {
 impl TargetConnections {
     /// `op` on one of the `n` connections the threads share, by the retry
     /// decision (`at_most_once`).
+    #[inline]
     pub(super) fn on_a_shared_connection<T>(
         &self,
         n: usize,
