@@ -24,7 +24,8 @@
  *   are wildcards that must match something; a trailing `/` is a folder.
  * - A name: `Name::member`, `name()` (also `Name::member()`) anywhere, and a
  *   bare `CamelCase` (one capital first, a small letter after) in a table
- *   row or a list item. It must be defined in a file the row names (Rust: fn,
+ *   row or a list item. It must be defined in a file the row names, or one
+ *   directly in a folder it names (Rust: fn,
  *   struct, enum, trait, type, union, const, static, an enum's variant,
  *   `impl … Name`, `use … as Name`; Lua: `function name`, `local function
  *   name`, `name = function`); or defined anywhere in the crate sources and
@@ -182,6 +183,7 @@ final class Doc
         $files = [];
         $strictFiles = [];
         $folders = $headingFolders;
+        $rowFolders = [];
         $later = [];
         foreach ($spans as [$col, $s, $line]) {
             if (!self::is_path($s) || !(in_array(explode('/', $s)[0], TOP, true) && str_contains($s, '/'))) {
@@ -195,6 +197,7 @@ final class Doc
             foreach ($found as $f) {
                 if (is_dir("$this->root/$f")) {
                     $folders[] = $f;
+                    $rowFolders[] = $f;
                 } else {
                     $files[] = $f;
                     $folders[] = dirname($f);
@@ -203,21 +206,43 @@ final class Doc
             }
         }
         $names = [];
+        // Paths from a folder the row names: a folder found (`classes/`) is one more
+        // to look in (`state.rs`), in any order, so until a round finds nothing new.
+        $relative = [];
         foreach ($later as [$col, $s, $line]) {
             if (self::is_path($s)) {
                 $this->paths++;
                 $this->seen[] = "$line: `$s` (path in this row's or section's folders)";
+                $relative[] = [$col, $s, $line];
+            } else {
+                $names[] = [$col, $s, $line];
+            }
+        }
+        do {
+            $left = [];
+            foreach ($relative as [$col, $s, $line]) {
                 $found = $this->resolve($s, $folders);
-                if (!$found) $this->fail($line, $s, 'no such ' . (str_ends_with($s, '/') ? 'folder' : 'file') . ' here, nor in a folder this row or section names');
+                if (!$found) $left[] = [$col, $s, $line];
                 foreach ($found as $f) {
-                    if (is_file("$this->root/$f")) {
+                    if (is_dir("$this->root/$f")) {
+                        $folders[] = $f;
+                        $rowFolders[] = $f;
+                    } else {
                         $files[] = $f;
+                        $folders[] = dirname($f);
                         if ($col === 'file') $strictFiles[] = $f;
                     }
                 }
-                continue;
             }
-            $names[] = [$col, $s, $line];
+            $progress = count($left) < count($relative);
+            $relative = $left;
+        } while ($relative && $progress);
+        foreach ($relative as [$col, $s, $line]) {
+            $this->fail($line, $s, 'no such ' . (str_ends_with($s, '/') ? 'folder' : 'file') . ' here, nor in a folder this row or section names');
+        }
+        // A folder the row names names its files too (a room's table row: `result/`, `RateLimitResult`).
+        foreach (array_unique($rowFolders) as $dir) {
+            foreach (array_merge(glob("$this->root/$dir/*.rs") ?: [], glob("$this->root/$dir/*.lua") ?: []) as $f) $files[] = substr($f, strlen($this->root) + 1);
         }
         $files = array_values(array_unique($files));
         foreach ($names as [$col, $s, $line]) {
