@@ -137,7 +137,7 @@ check-unsafe: ## fail when an unsafe block lacks its SAFETY comment (clippy) or 
 	scripts/check-unsafe.bash
 
 check-imports: ## fail when files, or folders, of a crate (src/, core/src, module/src) import each other in a circle, naming the lines; first proves it fails on tests/fixtures/imports
-	@diff -u tests/fixtures/imports/expected.txt <(cd tests/fixtures/imports && $(PHP) -n ../../../scripts/check-imports.php src; echo "exit $$?") \
+	@diff -u tests/fixtures/imports/expected.txt <(cd tests/fixtures/imports && $(PHP) -n ../../../scripts/check-imports.php --edges src; echo "exit $$?") \
 	  || { echo "check-imports: its self-test (tests/fixtures/imports) no longer gives expected.txt"; exit 1; }
 	$(PHP) -n scripts/check-imports.php
 

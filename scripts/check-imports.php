@@ -5,13 +5,14 @@
  * changed or tested without all the others; the layout is only worth its
  * folders while each of them leans on the others one way.
  *
- *   php scripts/check-imports.php [CRATE_SRC ...]
+ *   php scripts/check-imports.php [--edges] [CRATE_SRC ...]
  *
  * CRATE_SRC is a crate's source folder (the one with lib.rs or main.rs);
  * without any: src (the extension), core/src and module/src. Exit 0: no
  * circle; 1: circles, each named with the `use` lines or paths that tie it;
  * 2: a folder that is not a crate's sources. It reads the tree as it is, so
- * any layout of folders works.
+ * any layout of folders works. --edges lists every import between files
+ * first (what the check read: the self-test compares it too).
  *
  * What counts as an import of file A on file B:
  * - a `use` of an item (fn, type, const, …) that B defines: `use crate::a::b::{c, d}`,
