@@ -28,7 +28,7 @@ SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src lua core/src core/Car
 MODULE_SOURCES := Cargo.toml Cargo.lock $(shell find core/src core/Cargo.toml module/src module/Cargo.toml -type f 2>/dev/null)
 
 
-.PHONY: help deps build module yii-vendor test test-faults test-valgrind test-valgrind-server fuzz check-unsafe test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb dist check-dist check-packaging stubs check-stubs bench plots clean
+.PHONY: help deps build module yii-vendor test test-faults test-valgrind test-valgrind-server fuzz check-unsafe check-imports check-architecture test-php test-threads bench-threads test-fpm matrix zts php-from-source check-official-layout demo install uninstall deb dist check-dist check-packaging stubs check-stubs bench plots clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -135,6 +135,16 @@ stubs: $(SO) ## regenerate stubs/ratelimit.stub.php from the loaded extension
 
 check-unsafe: ## fail when an unsafe block lacks its SAFETY comment (clippy) or docs/safety.md's count of them is stale
 	scripts/check-unsafe.bash
+
+check-imports: ## fail when files, or folders, of a crate (src/, core/src, module/src) import each other in a circle, naming the lines; first proves it fails on tests/fixtures/imports
+	@diff -u tests/fixtures/imports/expected.txt <(cd tests/fixtures/imports && $(PHP) -n ../../../scripts/check-imports.php --edges src; echo "exit $$?") \
+	  || { echo "check-imports: its self-test (tests/fixtures/imports) no longer gives expected.txt"; exit 1; }
+	$(PHP) -n scripts/check-imports.php
+
+check-architecture: ## fail when a file, function or type that docs/ARCHITECTURE.md names no longer exists (the convention: scripts/check-architecture.php); first proves it fails on tests/fixtures/architecture/broken.md
+	@diff -u tests/fixtures/architecture/expected.txt <(for d in good broken; do $(PHP) -n scripts/check-architecture.php --root tests/fixtures/architecture $$d.md; echo "exit $$?"; done) \
+	  || { echo "check-architecture: its self-test (tests/fixtures/architecture) no longer gives expected.txt"; exit 1; }
+	$(PHP) -n scripts/check-architecture.php
 
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -

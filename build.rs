@@ -32,7 +32,7 @@
 //! that is an error that says which two were found. (Only options every
 //! php-config has: Debian's also knows `--phpapi`, PHP's own does not.)
 //!
-//! And what `php --ri ratelimit` says of the build (src/php/info.rs), as
+//! And what `php --ri ratelimit` says of the build (src/php/ini/info.rs), as
 //! `RL_BUILT_*` variables of the compilation, so that every .so names what
 //! it is: the PHP it was built for (version, PHP API, NTS/ZTS, debug), the
 //! target (arch-os-libc, as PIE names its pre-packaged binaries), the glibc
@@ -95,7 +95,7 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The `RL_BUILT_*` variables src/php/info.rs shows (see the top of this file).
+/// The `RL_BUILT_*` variables src/php/ini/info.rs shows (see the top of this file).
 fn emit_build_identity(info: &PHPInfo) -> anyhow::Result<()> {
     let built = |name: &str, value: &str| println!("cargo:rustc-env=RL_BUILT_{name}={value}");
     built("PHP_VERSION", info.version()?);

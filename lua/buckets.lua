@@ -1,5 +1,6 @@
 -- What the token and the leaky bucket share: their state format (the amount
--- at an instant, packed as two doubles) and how they turn amounts into times.
+-- at an instant, packed as two doubles, and how check reads it) and how they
+-- turn amounts into times.
 
 -- Float noise guard: 0.1 + 0.9 may come out as 0.99999999999999989, which
 -- must still count as one whole token (or unit).
@@ -27,4 +28,16 @@ local function expire_ms(us)
   local ms = math.ceil(us / 1000)
   if ms < 1 then return 1 end
   return ms
+end
+
+-- A bucket's stored amount, the instant it is measured at and how long it
+-- has flowed since (µs), read as check reads its key (`raw` as check takes
+-- it); nil, now, 0 for a missing key. A clock that went back (failover) flows
+-- for no time rather than too long: the instant is then the stored one.
+local function read_bucket(key, raw, what, now)
+  if raw == nil then raw = redis.call('GET', key) end
+  if not raw then return nil, now, 0 end
+  local v, ts = unpack_state(raw, what)
+  if ts > now then now = ts end
+  return v, now, now - ts
 end

@@ -1,8 +1,8 @@
 //! The one error type of the extension. Errors are data: a bad argument carries
 //! the name of its parameter and what it must be, so the PHP layer can say
-//! which argument of which call was wrong (`php::exceptions::in_call`) without
+//! which argument of which call was wrong (`php::engine::exceptions::in_call`) without
 //! ever parsing a message. Each variant maps to one PHP exception class, in
-//! one place (`php::exceptions`).
+//! one place (`php::engine::exceptions`).
 
 use std::fmt;
 

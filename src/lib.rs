@@ -41,9 +41,9 @@ use php::result::RateLimitResultObject;
 fn startup(_ty: i32, module_number: i32) -> i32 {
     let ok = std::panic::catch_unwind(|| -> Result<(), String> {
         php::ini::settings::register(module_number);
-        php::connection::sensitive::install();
-        php::engine::binding_errors::install();
-        php::exceptions::register().map_err(|e| e.to_string())?;
+        php::classes::sensitive::install();
+        php::engine::binding_errors::install(php::classes::sensitive::class_entries);
+        php::engine::exceptions::register().map_err(|e| e.to_string())?;
         register::interface::<PhpInterfaceRateLimiterInterface>()?;
         register::class::<RateLimitResultObject>()?;
         register::class::<FixedWindowRateLimiter>()?;
@@ -74,5 +74,5 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
 #[php_module]
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
-    module.info_function(php::info::module_info).request_startup_function(request_startup)
+    module.info_function(php::ini::info::module_info).request_startup_function(request_startup)
 }

@@ -36,7 +36,8 @@
 
 use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
 use crate::answer::{batch_reply, hits_reply};
-use crate::entries::{self, Keyspace};
+use crate::entries;
+use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
 use crate::numbers::{lua_tonumber, redis_int};
 use crate::view::Refused;

@@ -10,18 +10,9 @@
 use crate::algorithm::Algorithm;
 use crate::answer::Answer;
 use crate::effect::Effect;
+use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
-use crate::view::{Read, Refused, View};
-
-/// Where the keys live: an executor's keyspace.
-pub trait Keyspace {
-    /// The key as a decision reads it.
-    fn view<'a>(&'a self, key: &'a [u8]) -> Box<dyn View + 'a>;
-    /// Writes a decision's effects, in order.
-    fn apply(&mut self, key: &[u8], effects: &[Effect]) -> Result<(), Refused>;
-    /// The server's clock in µs (what TIME reads).
-    fn now_us(&self) -> f64;
-}
+use crate::view::Read;
 
 /// The instant of a call: a test's clock, the keyspace's, or 0 when no
 /// algorithm of the call reads one (fixed windows only).

@@ -13,8 +13,9 @@
 //!
 //! Layout: `algorithm` (parsing the entries' arguments, dispatch), one file
 //! per algorithm, `buckets` (what token and leaky bucket share), `numbers`
-//! (Lua's and Redis's ways of reading numbers), `entries` (one key, a batch,
-//! a compound: lua/entries.lua), `answer` (the reply bytes), `command` (the
+//! (Lua's and Redis's ways of reading numbers), `keyspace` (what an executor
+//! gives: its keys and its clock), `entries` (one key, a batch, a compound:
+//! lua/entries.lua), `answer` (the reply bytes), `command` (the
 //! server module's commands, parsed and run without a server), `store` (an
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
 //! in the keyspace: lua/metrics.lua).
@@ -29,6 +30,7 @@ pub mod effect;
 pub mod entries;
 pub mod fixed_window;
 pub mod gcra;
+pub mod keyspace;
 pub mod leaky_bucket;
 pub mod metrics;
 pub mod numbers;

@@ -16,7 +16,7 @@
 //! integers: denied, would_deny, errors, on_error, block_cache).
 
 use crate::effect::Effect;
-use crate::entries::Keyspace;
+use crate::keyspace::Keyspace;
 use crate::numbers::redis_int;
 use crate::view::Read;
 

@@ -10,7 +10,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::effect::Effect;
-use crate::entries::Keyspace;
+use crate::keyspace::Keyspace;
 use crate::numbers::redis_int;
 use crate::view::{Read, Refused, View};
 

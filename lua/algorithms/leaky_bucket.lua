@@ -10,7 +10,7 @@
 -- argv     bucket capacity in units (integer >= 1), leak rate in units per
 --          second (float > 0), request size in units per request (integer, 1..capacity)
 -- State    s1 = level at now, s2 = the instant it is measured at
--- Needs    buckets.lua (state format and times, shared with the token bucket)
+-- Needs    buckets.lua (state format, its read and times, shared with the token bucket)
 ALGORITHMS.leaky_bucket = {
   nargs = 3,
   clock = true,
@@ -19,12 +19,10 @@ ALGORITHMS.leaky_bucket = {
   check = function(key, argv, i, cost, now, injected, consuming, raw)
     local capacity = num(argv[i + 1])
     local level = 0
-    if raw == nil then raw = redis.call('GET', key) end
-    if raw then
-      local v, ts = unpack_state(raw, 'leaky bucket')
-      -- A clock that went back (failover) drains nothing rather than too much.
-      if ts > now then now = ts end
-      level = v - (now - ts) * num(argv[i + 2]) / 1000000
+    local v, elapsed
+    v, now, elapsed = read_bucket(key, raw, 'leaky bucket', now)
+    if v then
+      level = v - elapsed * num(argv[i + 2]) / 1000000
       if level < 0 then level = 0 end
     end
     local remaining = math.floor(capacity - level + EPS)

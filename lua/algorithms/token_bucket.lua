@@ -10,7 +10,7 @@
 --          the bucket would be full.
 -- argv     capacity (integer >= 1), refill rate in tokens per second (float > 0)
 -- State    s1 = tokens at now, s2 = the instant they are counted at
--- Needs    buckets.lua (state format and times, shared with the leaky bucket)
+-- Needs    buckets.lua (state format, its read and times, shared with the leaky bucket)
 
 ALGORITHMS.token_bucket = {
   nargs = 2,
@@ -20,12 +20,10 @@ ALGORITHMS.token_bucket = {
   check = function(key, argv, i, cost, now, injected, consuming, raw)
     local capacity = num(argv[i + 1])
     local tokens = capacity
-    if raw == nil then raw = redis.call('GET', key) end
-    if raw then
-      local v, ts = unpack_state(raw, 'token bucket')
-      -- A clock that went back (failover) refills nothing rather than too much.
-      if ts > now then now = ts end
-      tokens = v + (now - ts) * num(argv[i + 2]) / 1000000
+    local v, elapsed
+    v, now, elapsed = read_bucket(key, raw, 'token bucket', now)
+    if v then
+      tokens = v + elapsed * num(argv[i + 2]) / 1000000
       if tokens > capacity then tokens = capacity end
     end
     return tokens + EPS >= cost, math.floor(tokens + EPS), tokens, now

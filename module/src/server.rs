@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 use std::ffi::CStr;
 
-use ratelimit_core::entries::Keyspace;
+use ratelimit_core::keyspace::Keyspace;
 use ratelimit_core::numbers::{int_text, lua_tonumber, redis_int};
 use ratelimit_core::view::{Read, Refused, View};
 use ratelimit_core::Effect;

@@ -3,15 +3,15 @@
 //! limiter class holds and does), `result` (`RateLimitResult` and its
 //! headers), `args` (reading PHP values by PHP's own rules: parameters,
 //! constructor forms, id lists), `connection` (the `$connection` argument in
-//! every form), `ini` (the `ratelimit.*` settings), `engine` (the Zend
-//! engine calls and registration beyond ext-php-rs), `exceptions` (the one
-//! mapping from `Error` to PHP) and `info` (phpinfo). Zvals become plain
-//! Rust values here and `limiter` decides; nothing here talks to Redis.
+//! every form), `ini` (the `ratelimit.*` settings and phpinfo), and `engine`
+//! (the Zend engine calls and registration beyond ext-php-rs, and the one
+//! mapping from `Error` to PHP exceptions). Zvals become plain Rust values
+//! here and `limiter` decides; nothing here talks to Redis. The rooms build
+//! on each other in one direction: `engine`, then `args`, `result` and
+//! `ini`, then `connection`, then `classes`, which uses them all.
 pub mod args;
 pub mod classes;
 pub mod connection;
 pub mod engine;
-pub mod exceptions;
-pub mod info;
 pub mod ini;
 pub mod result;

@@ -19,7 +19,7 @@ use ext_php_rs::types::Zval;
 
 use crate::error::{Error, Result};
 use crate::php::args::values;
-use crate::php::exceptions::in_call;
+use crate::php::engine::exceptions::in_call;
 
 /// One constructor form: per position, the name users see and the long-form
 /// parameter it fills.

@@ -21,8 +21,8 @@ use crate::php::classes::remaining::{self, LimiterClass};
 use crate::php::classes::sliding_window::SlidingWindowRateLimiter;
 use crate::php::classes::state::LimiterState;
 use crate::php::classes::token_bucket::TokenBucketRateLimiter;
+use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
-use crate::php::exceptions::in_call;
 
 const CLASS: &str = "CompoundRateLimiter";
 

@@ -19,8 +19,8 @@ use ext_php_rs::zend::ClassEntry;
 use crate::php::args::values;
 use crate::php::classes::remaining::LimiterClass;
 use crate::php::classes::state::LimiterState;
+use crate::php::engine::exceptions::in_call;
 use crate::php::engine::zend_api::{self, MAY_BE_BOOL};
-use crate::php::exceptions::in_call;
 
 /// `$on` as given (true when left out), read as PHP reads a bool.
 pub fn on(class: &str, given: Option<&Zval>) -> PhpResult<bool> {

@@ -14,9 +14,9 @@ use crate::php::args::values::{Id, Int};
 use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::classes::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
 use crate::php::classes::state::LimiterState;
+use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
 use crate::php::engine::zend_api::{self, MAY_BE_LONG, MAY_BE_STRING};
-use crate::php::exceptions::in_call;
 
 static SIGNATURE: Signature = Signature {
     class: "GcraRateLimiter",

@@ -15,9 +15,9 @@ use crate::metrics::{self, Table, OUTCOMES};
 use crate::php::args::php_value::type_name;
 use crate::php::args::values;
 use crate::php::connection;
+use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
 use crate::php::engine::zend_api::{self, MAY_BE_ARRAY, MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
-use crate::php::exceptions::in_call;
 use crate::php::ini::settings;
 use crate::redis::pool::Timeouts;
 

@@ -2,7 +2,8 @@
 //! forms and parameters; the `RateLimiterInterface` methods come from
 //! `rate_limiter_impl!` in `interface`), what every limiter class holds and
 //! does (`state`), its `$remaining` property, `var_dump()` view and dry-run
-//! copy, and `RateLimitMetrics` (`metrics`).
+//! copy, `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
+//! which also lists their class entries), and `RateLimitMetrics` (`metrics`).
 pub mod compound;
 mod debug_info;
 mod dry_run;
@@ -13,6 +14,7 @@ pub mod leaky_bucket;
 mod limiter_class;
 pub mod metrics;
 mod remaining;
+pub mod sensitive;
 pub mod sliding_window;
 mod state;
 pub mod token_bucket;

@@ -20,7 +20,7 @@ use crate::php::args::id_list::{IdList, Key};
 use crate::php::args::values::{Id, Int};
 use crate::php::connection;
 use crate::php::connection::parts::TimeoutOverrides;
-use crate::php::exceptions::in_call;
+use crate::php::engine::exceptions::in_call;
 use crate::php::ini::settings;
 use crate::php::result::headers::policy_names;
 use crate::php::result::RateLimitResult;

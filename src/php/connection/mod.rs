@@ -7,7 +7,6 @@
 
 pub mod parts;
 mod phpredis_cluster;
-pub mod sensitive;
 
 use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ClassEntry;

@@ -18,7 +18,9 @@ use ext_php_rs::ffi::{zend_object, zend_read_property, zend_throw_exception_hook
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ce, ExecutorGlobals};
 
-use crate::php::connection::sensitive::class_entries;
+use std::sync::OnceLock;
+
+use ext_php_rs::zend::ClassEntry;
 
 const NOT_CONSTRUCTED: &str = "Failed to retrieve reference to `$this`";
 
@@ -26,8 +28,14 @@ type Hook = unsafe extern "C" fn(*mut zend_object);
 
 static PREVIOUS: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
 
-/// Called at MINIT: chains our hook in front of any installed before (Xdebug's).
-pub fn install() {
+/// Our classes' entries, as `install` was given them (the classes are the
+/// PHP face's, which builds on this room, not the other way round).
+static OURS: OnceLock<fn() -> [&'static ClassEntry; 5]> = OnceLock::new();
+
+/// Called at MINIT: chains our hook in front of any installed before
+/// (Xdebug's); `ours` lists the classes whose methods the hook speaks for.
+pub fn install(ours: fn() -> [&'static ClassEntry; 5]) {
+    let _ = OURS.set(ours);
     // SAFETY: the engine's global hook pointer, written single-threaded at MINIT.
     unsafe {
         PREVIOUS.store(zend_throw_exception_hook.map_or(std::ptr::null_mut(), |f| f as *mut c_void), Ordering::Release);
@@ -62,7 +70,7 @@ fn our_method() -> Option<String> {
             return None;
         }
         let scope = func.common.scope.as_ref()?;
-        if !class_entries().iter().any(|ours| std::ptr::eq(*ours, scope)) {
+        if !OURS.get().is_some_and(|ours| ours().iter().any(|ours| std::ptr::eq(*ours, scope))) {
             return None;
         }
         Some(scope.name()?.to_string())

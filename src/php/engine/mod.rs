@@ -2,9 +2,13 @@
 //! engine's own symbols (`symbols`, the one place they are declared or
 //! looked up), typed readonly properties and parameter types (`zend_api`),
 //! registering the interface and classes at MINIT (`register`), the
-//! binding's own errors in PHP's words (`binding_errors`), and an exception
-//! thrown by PHP code the extension called (`thrown`).
+//! binding's own errors in PHP's words (`binding_errors`), the one mapping
+//! from `Error` to PHP exceptions and `RateLimiterException` (`exceptions`),
+//! and an exception thrown by PHP code the extension called (`thrown`). The
+//! bottom room of `php/`: it uses no other (the classes it speaks for are
+//! handed in at MINIT).
 pub mod binding_errors;
+pub mod exceptions;
 pub mod register;
 pub mod symbols;
 pub mod thrown;

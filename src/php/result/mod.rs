@@ -34,9 +34,9 @@ use crate::error::{Error, Result};
 use crate::limiter::compound::Decision;
 use crate::limiter::Outcome;
 use crate::php::args::values;
+use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
 use crate::php::engine::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_STRING};
-use crate::php::exceptions::in_call;
 use crate::php::result::headers::{header_fields, HeaderValue, Policies};
 use crate::php::result::style_arg::StyleArg;
 

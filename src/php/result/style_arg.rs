@@ -13,7 +13,7 @@ use ext_php_rs::exception::PhpException;
 
 use crate::error::{Error, Result};
 use crate::php::args::values::string_param;
-use crate::php::exceptions::in_call;
+use crate::php::engine::exceptions::in_call;
 use crate::php::result::headers::HeaderStyle;
 
 const METHOD: &str = "RateLimitResult::headers";
