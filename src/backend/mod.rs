@@ -18,10 +18,10 @@ use ratelimit_core::store::{wall_clock_us, Value as Stored};
 use crate::backend::memory::MemoryTarget;
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
+use crate::entry::reply::as_result;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
 use crate::redis::pool::TargetConnections;
-use crate::redis::rules::retry::as_result;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::{counter, decide};
 

@@ -122,11 +122,21 @@ pub fn count_and_ttl(ints: Ints) -> RedisResult<(i64, i64)> {
     }
 }
 
+/// A reply that is an error reply, as the error (a cluster connection hands
+/// one over so already): the one place where a server's error reply becomes
+/// an error, for every reader of replies (`redis::rules::retry` then says
+/// what it allows).
+pub fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
+    match reply {
+        Ok(Value::ServerError(e)) => Err(e.into()),
+        other => other,
+    }
+}
+
 /// The bulk string every entry of the library replies with, or the error reply.
 fn reply_bytes(v: Value) -> RedisResult<Vec<u8>> {
-    match v {
+    match as_result(Ok(v))? {
         Value::BulkString(bytes) => Ok(bytes),
-        Value::ServerError(e) => Err(e.into()),
         other => Err(unexpected(&other)),
     }
 }

@@ -30,9 +30,9 @@ use std::cell::RefCell;
 
 use ::redis::{ConnectionLike, ErrorKind, RedisError, RedisResult, Value};
 
+use crate::entry::reply::as_result;
 use crate::entry::resp;
 use crate::redis::conn::Conn;
-use crate::redis::rules::retry::as_result;
 
 thread_local! {
     static COMMANDS: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };

@@ -18,10 +18,10 @@ use ::redis::{Cmd, ConnectionLike, RedisResult, Value};
 
 use crate::entry::call::{EntryCall, Form, PolicyArgs};
 use crate::entry::library::Entry;
+use crate::entry::reply::as_result;
 use crate::entry::reply::{count_and_ttl, module_commands_in, Ints};
 use crate::redis::conn::Conn;
 use crate::redis::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
-use crate::redis::rules::retry::as_result;
 
 /// Does the server have the module's commands, and on a cluster every
 /// master? `COMMAND INFO` answers nil for a command a server does not have.

@@ -21,7 +21,8 @@ use ::redis::cluster::{ClusterClient, ClusterConnection};
 use ::redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use ::redis::{Cmd, ConnectionLike, RedisError, RedisResult, Value};
 
-use crate::redis::rules::retry::{self, as_result, Allows};
+use crate::entry::reply::as_result;
+use crate::redis::rules::retry::{self, Allows};
 use crate::redis::rules::time::Deadline;
 
 /// A cluster connection, how to open it again, and what it learnt since.

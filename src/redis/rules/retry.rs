@@ -3,7 +3,8 @@
 //! again: the pool's (a call's connection: `pool::TargetConnections::at_most_once`),
 //! the cluster link's (redirections and failovers: `conn::ClusterLink::send`)
 //! and the runner's (what the server lacks first: `decide`, `fallback`). An
-//! error reply becomes an error in one place too (`as_result`).
+//! error reply becomes an error in one place, the reply decoder's
+//! (`entry::reply::as_result`), before it is judged here.
 //!
 //! A command is sent again only when an answer proves it did not run; one
 //! that may have reached the server is never sent twice, so a decision is
@@ -23,7 +24,7 @@
 
 use std::io;
 
-use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
+use ::redis::{ErrorKind, RedisError, ServerErrorKind};
 
 /// The text that marks an error raised before anything of the command was
 /// written (`not_sent`): the connection was found closed first.
@@ -38,16 +39,6 @@ pub fn not_sent_error(why: &str) -> RedisError {
 /// Whether nothing of the command was written (`not_sent_error`).
 pub fn not_sent(e: &RedisError) -> bool {
     e.kind() == ErrorKind::Io && e.to_string().contains(NOT_SENT)
-}
-
-/// A reply that is an error reply, as the error (a cluster connection hands
-/// one over so already): the one place where a server's error reply becomes
-/// an error, for every reader of replies.
-pub fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
-    match reply {
-        Ok(Value::ServerError(e)) => Err(e.into()),
-        other => other,
-    }
 }
 
 /// What a failed call allows.
@@ -140,6 +131,8 @@ pub fn is_broken(e: &RedisError) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entry::reply::as_result;
+    use ::redis::Value;
 
     fn server(wire: &[u8]) -> RedisError {
         match ::redis::parse_redis_value(wire).unwrap() {
