@@ -135,9 +135,9 @@ pub fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
 
 /// The bulk string every entry of the library replies with, or the error reply.
 fn reply_bytes(v: Value) -> RedisResult<Vec<u8>> {
-    match as_result(Ok(v))? {
+    match v {
         Value::BulkString(bytes) => Ok(bytes),
-        other => Err(unexpected(&other)),
+        other => Err(as_result(Ok(other)).map_or_else(|e| e, |other| unexpected(&other))),
     }
 }
 
