@@ -4,7 +4,7 @@
 //! little-endian doubles, each an integer below 2^53. Read here from the
 //! bytes (`Ints::from_bytes`, `Ints::many_from_bytes`), and from a Redis
 //! reply around them (`Ints::from_value`, `Ints::many_from_value`). Also the
-//! readings of the few other replies the script runner asks for. Public for
+//! readings of the few other replies the runner (`redis::decide`) asks for. Public for
 //! the fuzz target that feeds them any reply (fuzz/fuzz_targets/resp_replies.rs).
 
 use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};

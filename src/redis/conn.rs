@@ -9,10 +9,10 @@
 //! several (a library loaded first, a redirection) still ends within its
 //! `ratelimit.timeout`.
 //!
-//! The script runner and the fixed window's pipeline talk to `Conn` through
+//! The runner (`decide`) and the fixed window's pipeline talk to `Conn` through
 //! redis-rs's `ConnectionLike`. The one difference they must know of: a
 //! single server takes commands as RESP bytes, a cluster as redis-rs `Cmd`s
-//! (it routes each by its keys), so the script runner sends an entry call to
+//! (it routes each by its keys), so the runner sends an entry call to
 //! a cluster as a `Cmd` to its first key's master (`req_command_for_key`),
 //! and a pipeline over keys of different slots as separate calls
 //! (`is_cluster`).
@@ -77,7 +77,7 @@ impl Conn {
     }
 
     /// Whether the server has the ratelimit module's commands (on a cluster,
-    /// every master): `None` until asked, once per connection (`script`).
+    /// every master): `None` until asked, once per connection (`decide`).
     /// Kept where the connection lives, so every caller of a shared one
     /// (`mux`) knows it at once.
     pub fn module(&self) -> Option<bool> {
@@ -96,7 +96,7 @@ impl Conn {
 
     /// Whether a peek found no function library here (a read-only replica
     /// whose master has not loaded it): peeks use the script form read-only
-    /// from then on, for the connection's life (`script`).
+    /// from then on, for the connection's life (`decide`, `fallback`).
     pub fn peeks_by_script(&self) -> bool {
         match &self.link {
             Link::Single(mux) => mux.peeks_by_script(),

@@ -16,7 +16,7 @@
 //!
 //! A batch of such hits (consumeMany) on a single server is one call of the
 //! library's `hit_many` instead: per key INCRBY, PTTL, and PEXPIRE when the
-//! counter has no expiry, inside Redis (`script::hit_many`).
+//! counter has no expiry, inside Redis (`decide::hit_many`).
 //!
 //! Not on a Redis Cluster. While a key's slot moves (a live reshard), any of
 //! the three can come back redirected (ASK, MOVED) after the ones before it
@@ -46,7 +46,7 @@ pub fn hit(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<(i64, i64
 
 /// Counts one request per key, in order, in one round trip; each key's
 /// answer (or error: a foreign key fails alone) as `hit` gives it.
-/// `module`: the server module's command may count them (`script::uses_module`).
+/// `module`: the server module's command may count them (`decide::uses_module`).
 pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
     match keys {
         [key] if !conn.is_cluster() => Ok(vec![pipelined(conn, key.as_ref(), window_ms)?]),

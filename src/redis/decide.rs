@@ -1,13 +1,13 @@
 //! Calls an entry point: the server module's command where the server has the
 //! module (`module/`, asked once per connection with `COMMAND INFO`, and only
 //! when the call allows it: `ratelimit.server_module = auto`), else the Lua
-//! library (`scripts`): FCALL (FCALL_RO for the peeks, so they answer on
+//! library (`entry::library`): FCALL (FCALL_RO for the peeks, so they answer on
 //! read-only replicas), or EVALSHA of the script form on a Redis without
 //! functions (< 7, or FCALL renamed away). Both take the same arguments and
 //! reply the same bytes. A call refused before it ran for want of something
 //! (the library after a restart or `FUNCTION FLUSH`, a new cluster node, the
 //! module unloaded) gets it and is sent again in the same call (`fallback`).
-//! A call is spelled (`entry_call`) into a buffer reused across calls: one
+//! A call is spelled (`entry::call`) into a buffer reused across calls: one
 //! write, one read; on a cluster, into the command redis-rs sends to the
 //! key's master. Replies are packed doubles (`lua/entries.lua`), decoded by `reply`.
 

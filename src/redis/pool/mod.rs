@@ -2,7 +2,7 @@
 //! kept across calls and across the requests of a PHP-FPM worker. Here: the
 //! map of targets, its bound, a call's way in (`TargetConnections::run`) and what `php
 //! --ri` shows; a connection per call in `lanes`, the threads' shared ones in
-//! `shared` (`held`: what each holds), opening one in `connect`, a failed
+//! `shared` (`places`: what each holds; `hold`: a call's hold and the one retry loop), opening one in `connect`, a failed
 //! call's words in `failure`.
 //!
 //! A target has `PLACES` places for a connection. One thread (PHP-FPM, the
@@ -182,7 +182,7 @@ pub struct TargetState {
     pub target: String,
     /// Open connections (lanes busy in a call count as open).
     pub connections: usize,
-    /// What decides there (`script::path`), as the open connection found; `None` before one opened.
+    /// What decides there (`decide::path`), as the open connection found; `None` before one opened.
     pub path: Option<&'static str>,
     pub opened: u64,
     pub failures: u64,
@@ -241,7 +241,7 @@ impl TargetConnections {
     }
 
     /// Runs `op` on this target's connection, opening it if needed, within
-    /// one deadline (`retry::Deadline`).
+    /// one deadline (`time::Deadline`).
     ///
     /// A connection found closed before anything was written (the server
     /// restarted, or closed it idle) is replaced and `op` is tried once more,

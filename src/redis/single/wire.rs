@@ -2,7 +2,7 @@
 //! commands while another reads replies: what the shared connection (`mux`)
 //! is built on. redis-rs's own connection keeps its socket to itself, so this
 //! opens it: TCP (Nagle off, since commands of several callers follow each
-//! other before the first reply is back), TLS over TCP (`wire_tls`) or a unix
+//! other before the first reply is back), TLS over TCP (`single::tls`) or a unix
 //! socket, then the same
 //! set-up redis-rs does on a RESP2 connection (AUTH when there is a password,
 //! SELECT when the db is not 0), with the same errors, so a caller cannot tell
@@ -104,7 +104,7 @@ impl Stream {
     }
 }
 
-/// Who to be once connected: the settings of `open::settings`, kept as plain values.
+/// Who to be once connected: the target's credentials and database, kept as plain values.
 pub struct Login<'a> {
     pub db: i64,
     pub username: Option<&'a str>,

@@ -1,6 +1,6 @@
 //! A connection DSN as a `Target`: which form it is, by its scheme, and the
 //! forms of one server over TCP, TLS or a unix socket and of a cluster (a
-//! master behind Redis Sentinel: `sentinel_target`; what all forms share:
+//! master behind Redis Sentinel: `target::sentinel`; what all forms share:
 //! `dsn_parts`).
 
 use crate::error::Result;
@@ -13,7 +13,7 @@ use crate::redis::target::{Target, DEFAULT_PORT};
 /// Parses `redis://[[user]:password@]host[:port][/db]`,
 /// `rediss://…[?cafile=…&certfile=…&keyfile=…&verify_peer=0|1]` (TLS) and
 /// `unix:///path/to/redis.sock[?db=N]`, and the cluster and Sentinel forms
-/// (`redis-cluster://`, `redis-sentinel://`: `sentinel_target`). User,
+/// (`redis-cluster://`, `redis-sentinel://`: `target::sentinel`). User,
 /// password and file names may be percent-encoded.
 pub fn parse_dsn(dsn: &str) -> Result<Target> {
     let Some((scheme, rest)) = dsn.split_once("://") else {
@@ -242,7 +242,7 @@ mod tests {
         assert_eq!(format!("{}", ok("redis://u:pw@h:7/2")), "redis://h:7 db 2 user u");
     }
 
-    // The Sentinel forms (`sentinel_target`).
+    // The Sentinel forms (`target::sentinel`).
 
     fn sentinels(t: &Target) -> &Sentinels {
         match &t.address {

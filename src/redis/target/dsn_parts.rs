@@ -1,4 +1,4 @@
-//! The pieces every DSN form shares (`dsn`, `sentinel_target`): host and
+//! The pieces every DSN form shares (`dsn`, `target::sentinel`): host and
 //! port, credentials, the db, percent-decoding, the TLS options of the query,
 //! and the error that names the DSN (without its password).
 

@@ -1,6 +1,6 @@
 //! Where a limiter's Redis lives: address, credentials and database. Pure
 //! data: parsed from a DSN by `dsn`, from the array form by `php::connection`
-//! (and `sentinel_target`), from a phpredis object there too; all end up as
+//! (and `target::sentinel`), from a phpredis object there too; all end up as
 //! the same `Target`.
 //!
 //! A `Target` is the key of the connection pool: two limiters with equal targets
@@ -32,7 +32,7 @@ pub enum Address {
     Cluster {
         seeds: Vec<(String, u16)>,
     },
-    /// A master found through Redis Sentinel (`sentinel_target`): the
+    /// A master found through Redis Sentinel (`target::sentinel`): the
     /// connection goes to whichever server the sentinels name now.
     Sentinel(Sentinels),
 }
