@@ -67,7 +67,7 @@ YII_GIT_ROOT ?= /work/.mirror
 yii-vendor: ## lay out integrations/yii{1,2,3}/vendor (Yii 1.1.32, 2.0.55, yiisoft/rate-limiter 3.0 + a Yii 3 app) from git repositories under YII_GIT_ROOT, for the Yii tests (no Composer registry needed; absent: those tests skip, listed apart)
 	YII_GIT_ROOT="$(YII_GIT_ROOT)" scripts/yii-vendor.bash
 
-test: $(SO) $(MODULE_SO) ## cargo test + the phpt suite against a redis-server of its own, then again with the server module loaded; ends "N passed, N failed"
+test: $(SO) $(MODULE_SO) ## cargo test (built while the suite runs) + the phpt suite twice at once, each pass against a redis-server of its own, one with the server module loaded; prints its time; ends "N passed, N failed"
 	scripts/run-tests.bash
 
 test-faults: $(SO) ## the fault suite only (php-tests/faults: refused, hanging, stalled, restarted, auth, fork, soak, php-fpm+nginx); part of make test

@@ -5,6 +5,8 @@ Redis Cluster (3 masters, 3 replicas, started by the test): every class, consume
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -5,6 +5,8 @@ Redis Cluster: CLUSTER FAILOVER on the replica of the master owning a token buck
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -5,6 +5,8 @@ Redis Cluster and the server module: where one of 3 masters lacks it, every clas
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

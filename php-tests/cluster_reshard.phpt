@@ -5,6 +5,8 @@ Redis Cluster live reshard (3 masters, started by the test): while 8 processes d
 --INI--
 ratelimit.connect_timeout=2
 ratelimit.timeout=2
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -5,6 +5,8 @@ Redis Cluster over TLS (every node TLS-only, certificates made by openssl at tes
 --INI--
 ratelimit.connect_timeout=1
 ratelimit.timeout=1
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

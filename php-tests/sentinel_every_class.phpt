@@ -5,6 +5,8 @@ Redis Sentinel (1 master, 1 replica, 3 sentinels, started by the test): every cl
 --INI--
 ratelimit.connect_timeout=1
 ratelimit.timeout=1
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

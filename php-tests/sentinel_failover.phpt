@@ -5,6 +5,8 @@ Redis Sentinel failover under load: 8 processes on one token bucket while the ma
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

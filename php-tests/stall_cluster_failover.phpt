@@ -5,6 +5,8 @@ At most once through a failover, Redis Cluster: the master owning a token bucket
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -5,6 +5,8 @@ At most once, Redis Cluster over TLS (3 masters): a call whose key's master stal
 --INI--
 ratelimit.timeout=0.2
 ratelimit.connect_timeout=0.2
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

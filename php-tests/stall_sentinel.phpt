@@ -5,6 +5,8 @@ At most once, Redis Sentinel: a call whose master stalls (DEBUG SLEEP, CLIENT PA
 --INI--
 ratelimit.timeout=0.2
 ratelimit.connect_timeout=0.2
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -5,6 +5,8 @@ TLS asked for in any form never falls back to plain TCP (a phpredis object's: ph
 --INI--
 ratelimit.connect_timeout=0.3
 ratelimit.timeout=0.3
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

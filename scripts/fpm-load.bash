@@ -147,10 +147,10 @@ listens_on() {
 }
 
 # Runs launch_$1 on a free port until its own process listens there (the port
-# in START_PORT; $2 names its PID's variable). Tests run two at a time, so a
-# free port can be taken by another test's server before ours binds it: then
-# ours exits, and the port answers for the other. A lost port is chosen again
-# (5 tries).
+# in START_PORT; $2 names its PID's variable). Tests run many at a time (make
+# test: both passes at once, several workers each), so a free port can be
+# taken by another test's server before ours binds it: then ours exits, and
+# the port answers for the other. A lost port is chosen again (5 tries).
 start_on_free_port() {
   local try port i
   for try in 1 2 3 4 5; do

@@ -14,13 +14,41 @@
 #                               RATELIMIT_ROOT_BIND=DIR:PATH also binds DIR at PATH inside
 #   stop_processes_in ROOT      stops, by PID, every process still running inside ROOT
 #   fetch_crates                cargo fetch on the host, so the roots build offline
+#
+# Sourcing it takes the roots' lock (lock_roots, below): one run at a time in
+# them, whichever target started it.
 
 checkout=$PWD
 dir=${RATELIMIT_MATRIX_DIR:-/var/cache/ratelimit-matrix}
 
 [ "$(id -u)" = 0 ] || { echo "$(basename "$0") needs root (mmdebstrap, chroot, mount)" >&2; exit 2; }
 command -v mmdebstrap >/dev/null || apt-get install -y -qq mmdebstrap >/dev/null || { echo "cannot install mmdebstrap" >&2; exit 1; }
-mkdir -p "$dir/roots" "$dir/logs"
+mkdir -p "$dir/roots" "$dir/logs" "$dir/locks"
+
+# One lock for every target that uses a root under $dir: make matrix, zts,
+# php-from-source, dist, check-dist, and bench's threads table (make
+# bench-threads in make zts's root). They share roots (the trixie roots of
+# zts and the debug rows, dist-build-bookworm of dist and check-dist, the
+# clean roots) and the files in them (/build/ratelimit, /build/target, the
+# logs): two at once would build one checkout over the other's, or test
+# another's .so. A second run waits for the first and says so. The lock is
+# an open file: it goes with the last process that holds it, also on a
+# crash. A run started by one that holds it (make matrix's zts and debug
+# rows run scripts/php-from-source.bash) inherits the open file and goes on.
+lock_roots() {
+  local lock fd
+  lock=$(realpath -m "$dir")/locks/roots.lock
+  for fd in /proc/$$/fd/*; do
+    [ "$(readlink "$fd" 2>/dev/null)" = "$lock" ] && return 0
+  done
+  exec {fd}>>"$lock"
+  if ! flock -n "$fd"; then
+    echo "$(basename "$0"): waiting for the run in $dir's roots that holds $lock: $(head -1 "$lock" 2>/dev/null)" >&2
+    flock "$fd"
+  fi
+  echo "pid $$, $(basename "$0") $*, since $(date -u '+%H:%M:%S UTC')" >"$lock"
+}
+lock_roots "$@"
 
 # The crates are fetched here, where the machine's own certificates are
 # trusted; the roots then build offline from the shared ~/.cargo.

@@ -71,26 +71,10 @@ build_module_in() {
 }
 
 # Runs one row; its log in $dir/logs/<row>.log, its result line in $dir/logs/<row>.result.
-# One run at a time per root (rows that share a suite share its root): two
-# runs at once would mount their checkouts on one /build/ratelimit and build
-# into one target dir, and the second would replace the first's log. A run
-# that finds another waits for it.
+# One run at a time in the roots (rows that share a suite share its root):
+# scripts/matrix-lib.bash took the roots' lock, which make zts, dist and
+# check-dist take too.
 run_row() {
-  local lock suite
-  suite=$(field "$1" 2)
-  mkdir -p "$dir/locks"
-  exec {lock}>"$dir/locks/${suite//[^A-Za-z0-9.-]/_}.lock"
-  if ! flock -n "$lock"; then
-    echo "== $1: waiting for another make matrix run in its root ($suite)"
-    flock "$lock"
-  fi
-  run_row_alone "$1"
-  local rc=$?
-  exec {lock}>&-
-  return "$rc"
-}
-
-run_row_alone() {
   local row=$1 suite server root log=$dir/logs/$1.log result=$dir/logs/$1.result redis6= php_version=
   suite=$(field "$row" 2) server=$(field "$row" 3)
   # sid+php8.5: experimental's PHP 8.5, which make deps installs by its version.

@@ -1,10 +1,26 @@
 #!/usr/bin/env bash
 # `make test`: the Rust tests, then the .phpt suite twice against the built
-# extension and a redis-server started here (free loopback port, temp dir,
-# stopped by PID, also on failure): once as most servers run (the Lua
-# library decides), once with the project's server module loaded into every
-# server the tests start (its native commands decide; the extension finds
-# them by itself). Ends with one line: "N passed, N failed".
+# extension, each pass with a redis-server of its own started here (free
+# loopback port, temp dir, stopped by PID, also on failure): once as most
+# servers run (the Lua library decides), once with the project's server
+# module loaded into every server the tests start (its native commands
+# decide; the extension finds them by itself). The two passes run at the
+# same time, each with run-tests.php's parallel workers (-j2): most tests
+# wait on servers, clocks and timeouts, not on the CPU. Tests keep apart by
+# keys of their own (rl_prefix) and by servers of their own on free ports.
+# The tests that take 5 s or more (run-tests.php's slow list: clusters and
+# sentinels started, failed over or stalled, the soak, 8-process races, the
+# apps under php-fpm and nginx), whose assertions have time bounds or which
+# load the machine, name the conflict key "heavy"
+# (--CONFLICTS--): run-tests.php runs one of them at a time per pass, the
+# other worker meanwhile the rest, so at most two run at once, as when the
+# passes ran one after the other with -j2 (two of them at once, each
+# starting six servers, missed their bounds at load 15).
+# run-tests.php writes each test's files (.php, .out, .diff) beside the
+# .phpt, so the module's pass runs in a copy of php-tests/ whose directory
+# links to everything else in the checkout. The Rust tests build meanwhile
+# (at nice 10) and run after the suite. Prints how long it all took, with
+# the load average, then ends with one line: "N passed, N failed".
 #
 #   scripts/run-tests.bash [phpt files or dirs...]   (default: php-tests/)
 # Environment: RATELIMIT_SO (the .so, default modules/ratelimit.so),
@@ -17,6 +33,9 @@
 #              laid out (php-tests/frameworks/yii.inc: make yii-vendor, or
 #              Composer), "skipped: N (Yii not laid out ...)"),
 #              RATELIMIT_SKIP_CARGO=1 to run only the phpt suite,
+#              RATELIMIT_TEST_JOBS: run-tests.php's workers per pass (default 2),
+#              RATELIMIT_TEST_SERIAL=1: one pass after the other (the default
+#              under valgrind, whose processes are many times the size),
 #              RATELIMIT_RUN_TESTS: PHP's run-tests.php (default: php-dev's or the PHP prefix's),
 #              RATELIMIT_VALGRIND=1: every test's PHP under valgrind memcheck (make test-valgrind),
 #              RATELIMIT_VALGRIND_SERVER=1: every redis-server under valgrind memcheck, the
@@ -24,6 +43,7 @@
 #              after the run, and one with an error counts as a failed test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+started=$SECONDS
 if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
   # Set before redis.bash reads it: every server this run starts, and every
   # one the tests start (config.inc, tests/support), is the wrapper's.
@@ -41,12 +61,62 @@ so=$RATELIMIT_SO
 module=$(realpath "${RATELIMIT_MODULE:-modules/ratelimit-redis.so}")
 [ -f "$module" ] || { echo "no server module at $module (make module)"; echo "0 passed, 1 failed"; exit 1; }
 passed=0; failed=0; skipped_phpredis=0; skipped_yii=0
-trap redis_stop EXIT INT TERM
+work=$(mktemp -d "${TMPDIR:-/tmp}/ratelimit-phpt.XXXXXX")
+# What runs in the background (the Rust tests' build, the phpt passes), by PID.
+bg_pids=()
+trap 'stop_background; redis_stop; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 
-# 1. Rust tests; their servers load the module (the tables and the
-# differential test run on the Lua library, the module and the core).
+# The processes below $1, by PID (read from /proc: ps may not be installed).
+children_of() {
+  local f line rest
+  for f in /proc/[0-9]*/stat; do
+    read -r line 2>/dev/null <"$f" || continue
+    rest=${line##*) }; rest=${rest#* }
+    [ "${rest%% *}" = "$1" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
+  done
+}
+# Stops a process and everything below it, by PID (a pass cut short: its
+# run-tests.php, their tests, the servers they started).
+stop_tree() {
+  local child
+  kill -STOP "$1" 2>/dev/null || return 0
+  for child in $(children_of "$1"); do stop_tree "$child"; done
+  kill -KILL "$1" 2>/dev/null
+}
+# What still runs in the background when this script ends early
+# (interrupted): what each started is stopped, then it is told to end (a
+# pass then stops its redis-server and removes its dir: its EXIT trap).
+stop_background() {
+  local pid child
+  for pid in "${bg_pids[@]}"; do
+    kill -STOP "$pid" 2>/dev/null || continue
+    for child in $(children_of "$pid"); do stop_tree "$child"; done
+    kill -TERM "$pid" 2>/dev/null; kill -CONT "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  done
+  bg_pids=()
+}
+
+# 1. The Rust tests' build, most of their time (the tests themselves take
+# seconds): in the background at nice 10 while the phpt suite runs, which
+# mostly waits on servers and clocks and comes first for the CPU (nice 19
+# starved the build behind other builds on a shared machine). The tests run
+# after the suite (4.).
+cargo_tests=0
 if [ "${RATELIMIT_SKIP_CARGO:-0}" != 1 ]; then
+  cargo_tests=1 cargo_started=$SECONDS
+  nice -n 10 cargo test --release --quiet --no-run >"$work/cargo-build.log" 2>&1 &
+  cargo_build_pid=$!
+  bg_pids+=("$cargo_build_pid")
+fi
+
+# 4. The Rust tests, once built; their servers load the module (the tables
+# and the differential test run on the Lua library, the module and the core).
+cargo_run() {
+  wait "$cargo_build_pid"
   cargo_out=$(RATELIMIT_SERVER_MODULE=$module cargo test --release --quiet 2>&1); cargo_rc=$?
+  cargo_took=$((SECONDS - cargo_started))
   echo "$cargo_out" | grep -E "^test result|FAILED|panicked" || true
   read -r cp cf < <(echo "$cargo_out" | awk '/^test result/ {p += $4; f += $6} END {print p+0, f+0}')
   passed=$((passed + cp)); failed=$((failed + cf))
@@ -56,7 +126,7 @@ if [ "${RATELIMIT_SKIP_CARGO:-0}" != 1 ]; then
   if [ "$cargo_rc" -ne 0 ] && [ "$cf" -eq 0 ]; then
     echo "$cargo_out" | tail -30; echo "cargo test failed to build or run"; failed=$((failed + 1))
   fi
-fi
+}
 
 # 2. The extension must load, or run-tests.php would skip everything and exit 0.
 if ! php "${PHP_ARGS[@]}" -r 'exit(extension_loaded("ratelimit") ? 0 : 1);'; then
@@ -84,7 +154,7 @@ run_tests=${RATELIMIT_RUN_TESTS:-$(php-config --extension-dir)/build/run-tests.p
 [ -f "$run_tests" ] || run_tests=$(php-config --prefix)/lib/php/build/run-tests.php
 [ -f "$run_tests" ] || run_tests=$(find /usr/lib/php -name run-tests.php | head -1)
 export RATELIMIT_TEST_SO=$so RATELIMIT_MODULE_SO=$module NO_INTERACTION=1 TEST_PHP_EXECUTABLE=$(command -v php)
-log=$(mktemp); trap 'redis_stop; rm -f "$log"' EXIT INT TERM
+log=$work/pass.log
 # RATELIMIT_VALGRIND=1: every test under valgrind memcheck (run-tests.php -m,
 # Zend allocator off so valgrind sees each allocation); LEAK counts as failure.
 # PCRE's JIT is off there: valgrind reports its generated code's reads as errors.
@@ -188,8 +258,57 @@ phpt_pass() {
   passed=$((passed + p)); failed=$((failed + f + b + w + l))
 }
 
-[ "${RATELIMIT_MODULE_PASS:-}" = only ] || phpt_pass "the Lua library deciding" "" "$@"
-[ "${RATELIMIT_MODULE_PASS:-}" = no ] || phpt_pass "the server module loaded (its commands decide)" "$module" "$@"
+lua_label="the Lua library deciding"
+module_label="the server module loaded (its commands decide)"
+serial=${RATELIMIT_TEST_SERIAL:-0}
+[ "${RATELIMIT_VALGRIND:-0}" = 1 ] || [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ] && serial=${RATELIMIT_TEST_SERIAL:-1}
+phpt_started=$SECONDS
+
+if [ "${RATELIMIT_MODULE_PASS:-}" = only ] || [ "${RATELIMIT_MODULE_PASS:-}" = no ] || [ "$serial" = 1 ]; then
+  [ "${RATELIMIT_MODULE_PASS:-}" = only ] || phpt_pass "$lua_label" "" "$@"
+  [ "${RATELIMIT_MODULE_PASS:-}" = no ] || phpt_pass "$module_label" "$module" "$@"
+else
+  # Both passes at once. The module's runs in $work/tree: a copy of
+  # php-tests/ (run-tests.php writes each test's files beside it) and links
+  # to the rest of the checkout, so that the tests' own paths (__DIR__,
+  # dirname(__DIR__): bench/, examples/, docs, modules/) are the same.
+  tree=$work/tree
+  mkdir -p "$tree"
+  for entry in * .[!.]*; do
+    [ "$entry" = php-tests ] || [ ! -e "$entry" ] || ln -s "$PWD/$entry" "$tree/$entry"
+  done
+  cp -a php-tests "$tree/php-tests"
+  # Tests named by an absolute path in the checkout are named in the copy.
+  tests=()
+  for t in "$@"; do tests+=("${t#"$PWD"/}"); done
+  echo "-- the phpt suite, both passes at once, -j${RATELIMIT_TEST_JOBS:-2} each: $lua_label; $module_label"
+  run_pass() {
+    local name=$1 at=$2 label=$3 with=$4; shift 4
+    (
+      cd "$at" || exit 1
+      log=$work/$name.log passed=0 failed=0 skipped_phpredis=0 skipped_yii=0
+      trap redis_stop EXIT
+      trap 'exit 143' TERM
+      phpt_pass "$label" "$with" "$@"
+      echo "$passed $failed $skipped_phpredis $skipped_yii" >"$work/$name.result"
+    ) >"$work/$name.out" 2>&1 &
+    bg_pids+=($!)
+  }
+  run_pass lua . "$lua_label" "" "${tests[@]}"
+  run_pass module "$tree" "$module_label" "$module" "${tests[@]}"
+  wait "${bg_pids[@]: -2}"
+  for name in lua module; do
+    cat "$work/$name.out"
+    if read -r p f sp sy <"$work/$name.result" 2>/dev/null; then
+      passed=$((passed + p)) failed=$((failed + f)) skipped_phpredis=$((skipped_phpredis + sp)) skipped_yii=$((skipped_yii + sy))
+    else
+      echo "the $name pass ended without a count"; failed=$((failed + 1))
+    fi
+  done
+fi
+phpt_took=$((SECONDS - phpt_started))
+[ "$cargo_tests" = 0 ] || cargo_run
+bg_pids=()
 [ "$has_phpredis" = 1 ] || echo "skipped: $skipped_phpredis (phpredis is their subject and this PHP has no redis extension)"
 [ "$skipped_yii" = 0 ] || echo "skipped: $skipped_yii (Yii not laid out: make yii-vendor, see docs/frameworks.md)"
 if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
@@ -199,5 +318,9 @@ if [ "${RATELIMIT_VALGRIND_SERVER:-0}" = 1 ]; then
   bad=$(scripts/valgrind/check-logs.bash "$RATELIMIT_VALGRIND_LOGS" | sed -n 's/^valgrind: [0-9]* reports, \([0-9]*\) with errors$/\1/p')
   failed=$((failed + ${bad:-1}))
 fi
+took=$((SECONDS - started))
+parts="the phpt suite $phpt_took s"
+[ -z "${cargo_took:-}" ] || parts="$parts; cargo test, built alongside it, $cargo_took s in all"
+echo "took $((took / 60)) min $((took % 60)) s ($parts); load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

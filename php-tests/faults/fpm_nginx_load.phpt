@@ -13,6 +13,8 @@ foreach (['nginx', 'ab'] as $tool) {
     }
 }
 ?>
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 // scripts/fpm-load.bash starts its own redis-server, php-fpm and nginx, runs

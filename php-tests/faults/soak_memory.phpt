@@ -2,6 +2,8 @@
 Soak: 1,000,000 calls in one process; RSS grows under 2 MB and the PHP heap stays flat
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';

@@ -5,6 +5,8 @@ pcntl
 posix
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/symfony_app.inc';

@@ -10,6 +10,8 @@ require __DIR__ . '/../config.inc';
 require __DIR__ . '/yii.inc';
 rl_yii_skipif(3);
 ?>
+--CONFLICTS--
+heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
