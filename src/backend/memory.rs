@@ -99,6 +99,7 @@ impl MemoryTarget {
     }
 
     /// One decision (take, peek, a compound, and the counted ones).
+    #[inline(always)]
     pub fn decide<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> Result<Ints> {
         let bytes = self.run(c).map_err(|e| self.failed(e))?;
         Ints::from_bytes(&bytes).ok_or_else(|| self.failed(Refused(format!("unexpected reply {bytes:?}"))))

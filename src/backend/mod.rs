@@ -84,10 +84,14 @@ impl Backend {
     pub fn decide<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answer> {
         match self {
             Backend::Memory(store) => store.decide(call).map(Answer::Ints),
-            Backend::Redis(conns) => conns.run(reach.timeouts, |conn| match hit_window_ms {
-                Some(window_ms) if !conn.is_cluster() => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
-                _ => decide::decide(conn, call, reach.server_module).map(Answer::Ints),
-            }),
+            Backend::Redis(conns) => conns.run(
+                reach.timeouts,
+                #[inline]
+                |conn| match hit_window_ms {
+                    Some(window_ms) if !conn.is_cluster() => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
+                    _ => decide::decide(conn, call, reach.server_module).map(Answer::Ints),
+                },
+            ),
         }
     }
 

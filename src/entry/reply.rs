@@ -137,8 +137,15 @@ pub fn as_result(reply: RedisResult<Value>) -> RedisResult<Value> {
 fn reply_bytes(v: Value) -> RedisResult<Vec<u8>> {
     match v {
         Value::BulkString(bytes) => Ok(bytes),
-        other => Err(as_result(Ok(other)).map_or_else(|e| e, |other| unexpected(&other))),
+        other => Err(not_bytes(other)),
     }
+}
+
+/// A reply that is not the bulk string of an answer: the error reply as its
+/// error, or anything else as an unexpected reply. Off the hot path.
+#[cold]
+fn not_bytes(v: Value) -> RedisError {
+    as_result(Ok(v)).map_or_else(|e| e, |other| unexpected(&other))
 }
 
 /// An error reply Redis would have sent for `text` ("ERR …"), as redis-rs reads one.

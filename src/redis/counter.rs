@@ -97,10 +97,21 @@ fn pipelined(conn: &mut Conn, key: &[u8], window_ms: i64) -> RedisResult<RedisRe
     Ok(answer(conn, key, &replies, window_ms))
 }
 
+/// A counter's reply that is not an integer: the error reply as its error
+/// (`as_result`), or anything else as an unexpected reply. Kept out of the
+/// hot path's closure.
+#[cold]
+fn not_an_int(v: &Value) -> RedisError {
+    match as_result(Ok(v.clone())) {
+        Err(e) => e,
+        Ok(other) => RedisError::from((ErrorKind::Parse, "unexpected reply", format!("{other:?}"))),
+    }
+}
+
 fn answer(conn: &mut Conn, key: &[u8], three: &[Value], window_ms: i64) -> RedisResult<(i64, i64)> {
     let int = |v: &Value| match v {
         Value::Int(n) => Ok(*n),
-        other => as_result(Ok(other.clone())).and_then(|other| Err(RedisError::from((ErrorKind::Parse, "unexpected reply", format!("{other:?}"))))),
+        other => Err(not_an_int(other)),
     };
     if let Value::ServerError(_) = &three[0] {
         as_result(Ok(three[0].clone()))?;

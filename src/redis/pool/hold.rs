@@ -1,15 +1,19 @@
-//! A call's hold on one of its target's connections (`Hold`: a lane locked
-//! for the call, `lanes`, or a connection the threads share, `shared`), and
-//! the one loop that runs a call on it by the retry decision
-//! (`TargetConnections::at_most_once`, obeying `retry::allows`).
+//! A call's way in (`TargetConnections::run`), its hold on one of its
+//! target's connections (`Hold`: a lane locked for the call, `lanes`, or a
+//! connection the threads share, `shared`), and the one loop that runs the
+//! call on it by the retry decision (`TargetConnections::at_most_once`,
+//! obeying `retry::allows`).
 
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
 use ::redis::{RedisError, RedisResult};
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::TargetConnections;
+use crate::redis::pool::multiplex::shared_connections;
+use crate::redis::pool::{enforce_bound, TargetConnections, POOL, TICK};
 use crate::redis::rules::retry;
 use crate::redis::rules::time::{Deadline, Timeouts};
 use crate::redis::target::{Address, Sentinels};
@@ -32,6 +36,37 @@ pub trait Hold {
 }
 
 impl TargetConnections {
+    /// Runs `op` on this target's connection, opening it if needed, within
+    /// one deadline (`time::Deadline`).
+    ///
+    /// A connection found closed before anything was written (the server
+    /// restarted, or closed it idle) is replaced and `op` is tried once more,
+    /// as is a call a demoted Sentinel master refused (READONLY): neither ran.
+    /// A timeout or a connection lost after the write is never retried, since
+    /// the command may have run (`retry`).
+    pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        // The pool's locks are taken inside the gate: a fork() waits for this call.
+        let _inside = crate::fork::enter();
+        self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+        let opened = self.opened.load(Ordering::Relaxed);
+        let failures = self.failures.load(Ordering::Relaxed);
+        let shared = match self.shareable() {
+            true => shared_connections(),
+            false => 0,
+        };
+        let deadline = Deadline::after(timeouts.reply);
+        let result = match shared {
+            0 => self.at_most_once(self.lane_hold(), timeouts, deadline, op),
+            n => self.at_most_once(self.shared_hold(n), timeouts, deadline, op),
+        };
+        // A connection opened (one more descriptor) or one lost (a target that
+        // may be garbage now): the only moments the bound can be crossed.
+        if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
+            enforce_bound(&mut POOL.lock(), self);
+        }
+        result
+    }
+
     /// `op` on `hold`'s connection by the one retry rule (`retry`): the
     /// connection opened when there is none (the deadline extended by the
     /// time that took); a Sentinel target's connection let go first when the

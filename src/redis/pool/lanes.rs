@@ -27,17 +27,10 @@ pub(super) struct LaneHold<'a> {
 }
 
 impl TargetConnections {
-    /// `op` on a lane of this target's, locked for the call, by the retry
-    /// decision (`at_most_once`).
-    #[inline]
-    pub(super) fn on_a_lane<T>(&self, timeouts: Timeouts, deadline: Deadline, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
-        self.at_most_once(self.lane_hold(), timeouts, deadline, op)
-    }
-
     /// The lane for one call (`lane`), without a connection its process's
     /// parent opened before fork(): closing our copy of that descriptor is
     /// harmless to the parent; reading from it is not.
-    fn lane_hold(&self) -> LaneHold<'_> {
+    pub(super) fn lane_hold(&self) -> LaneHold<'_> {
         let generation = crate::fork::generation();
         let mut lane = self.lane(generation);
         if lane.as_ref().is_some_and(|l| l.generation != generation) {

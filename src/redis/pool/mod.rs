@@ -78,10 +78,9 @@ use parking_lot::Mutex;
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::multiplex::{shared_connections, PLACES};
+use crate::redis::pool::multiplex::PLACES;
 use crate::redis::pool::places::{close_idle, idle_in, module_known_in, open_in, LaneConn, Shared};
 use crate::redis::rules::retry;
-use crate::redis::rules::time::Deadline;
 pub use crate::redis::rules::time::Timeouts;
 use crate::redis::target::{Address, Target};
 
@@ -238,37 +237,6 @@ impl TargetConnections {
     /// cluster, whose connection routes each command itself.
     fn shareable(&self) -> bool {
         matches!(self.target.address, Address::Tcp { .. } | Address::Unix { .. } | Address::Sentinel(_))
-    }
-
-    /// Runs `op` on this target's connection, opening it if needed, within
-    /// one deadline (`time::Deadline`).
-    ///
-    /// A connection found closed before anything was written (the server
-    /// restarted, or closed it idle) is replaced and `op` is tried once more,
-    /// as is a call a demoted Sentinel master refused (READONLY): neither ran.
-    /// A timeout or a connection lost after the write is never retried, since
-    /// the command may have run (`retry`).
-    pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
-        // The pool's locks are taken inside the gate: a fork() waits for this call.
-        let _inside = crate::fork::enter();
-        self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
-        let opened = self.opened.load(Ordering::Relaxed);
-        let failures = self.failures.load(Ordering::Relaxed);
-        let shared = match self.shareable() {
-            true => shared_connections(),
-            false => 0,
-        };
-        let deadline = Deadline::after(timeouts.reply);
-        let result = match shared {
-            0 => self.on_a_lane(timeouts, deadline, op),
-            n => self.on_a_shared_connection(n, timeouts, deadline, op),
-        };
-        // A connection opened (one more descriptor) or one lost (a target that
-        // may be garbage now): the only moments the bound can be crossed.
-        if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
-            enforce_bound(&mut POOL.lock(), self);
-        }
-        result
     }
 
     /// Whether one more connection stays within the bound.

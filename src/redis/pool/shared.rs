@@ -32,21 +32,8 @@ pub(super) struct SharedHold {
 }
 
 impl TargetConnections {
-    /// `op` on one of the `n` connections the threads share, by the retry
-    /// decision (`at_most_once`).
-    #[inline]
-    pub(super) fn on_a_shared_connection<T>(
-        &self,
-        n: usize,
-        timeouts: Timeouts,
-        deadline: Deadline,
-        op: impl FnMut(&mut Conn) -> RedisResult<T>,
-    ) -> Result<T> {
-        self.at_most_once(self.shared_hold(n), timeouts, deadline, op)
-    }
-
     /// One of the first `lanes` shared connections for a call, the one of this thread's turn.
-    fn shared_hold(&self, lanes: usize) -> SharedHold {
+    pub(super) fn shared_hold(&self, lanes: usize) -> SharedHold {
         SharedHold { generation: crate::fork::generation(), i: thread_lane(lanes), held: None, conn: None }
     }
 

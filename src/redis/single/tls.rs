@@ -51,6 +51,7 @@ impl TlsStream {
 
     /// Plaintext the server sent: what rustls has already decrypted, else
     /// what the next bytes from the socket (read without the lock) give.
+    #[inline(never)]
     pub fn read(&self, buf: &mut [u8]) -> io::Result<usize> {
         let mut raw = [0u8; 16 * 1024];
         loop {

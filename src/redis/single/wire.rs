@@ -32,6 +32,7 @@ pub enum Stream {
 }
 
 impl Stream {
+    #[inline]
     pub fn read(&self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Stream::Tcp(s) => (&*s).read(buf),
