@@ -185,15 +185,9 @@ final class Doc
         $folders = $headingFolders;
         $rowFolders = [];
         $later = [];
-        foreach ($spans as [$col, $s, $line]) {
-            if (!self::is_path($s) || !(in_array(explode('/', $s)[0], TOP, true) && str_contains($s, '/'))) {
-                $later[] = [$col, $s, $line];
-                continue;
-            }
-            $this->paths++;
-            $this->seen[] = "$line: `$s` (path)";
-            $found = $this->resolve($s, []);
-            if (!$found) $this->fail($line, $s, 'no such ' . (str_ends_with($s, '/') ? 'folder' : 'file'));
+        // What a path found adds to the row: a folder to look in, or a file
+        // (and its folder) whose definitions count; in the file column, strictly.
+        $take = function (array $found, string $col) use (&$folders, &$rowFolders, &$files, &$strictFiles): void {
             foreach ($found as $f) {
                 if (is_dir("$this->root/$f")) {
                     $folders[] = $f;
@@ -204,6 +198,17 @@ final class Doc
                     if ($col === 'file') $strictFiles[] = $f;
                 }
             }
+        };
+        foreach ($spans as [$col, $s, $line]) {
+            if (!self::is_path($s) || !(in_array(explode('/', $s)[0], TOP, true) && str_contains($s, '/'))) {
+                $later[] = [$col, $s, $line];
+                continue;
+            }
+            $this->paths++;
+            $this->seen[] = "$line: `$s` (path)";
+            $found = $this->resolve($s, []);
+            if (!$found) $this->fail($line, $s, 'no such ' . (str_ends_with($s, '/') ? 'folder' : 'file'));
+            $take($found, $col);
         }
         $names = [];
         // Paths from a folder the row names: a folder found (`classes/`) is one more
@@ -223,16 +228,7 @@ final class Doc
             foreach ($relative as [$col, $s, $line]) {
                 $found = $this->resolve($s, $folders);
                 if (!$found) $left[] = [$col, $s, $line];
-                foreach ($found as $f) {
-                    if (is_dir("$this->root/$f")) {
-                        $folders[] = $f;
-                        $rowFolders[] = $f;
-                    } else {
-                        $files[] = $f;
-                        $folders[] = dirname($f);
-                        if ($col === 'file') $strictFiles[] = $f;
-                    }
-                }
+                $take($found, $col);
             }
             $progress = count($left) < count($relative);
             $relative = $left;
