@@ -1,9 +1,9 @@
 //! The per-process connection pool: a connection per `Target`, opened lazily,
 //! kept across calls and across the requests of a PHP-FPM worker. Here: the
-//! map of targets, its bound, a call's way in (`TargetConnections::run`) and what `php
-//! --ri` shows; a connection per call in `lanes`, the threads' shared ones in
-//! `shared` (`places`: what each holds; `hold`: a call's hold and the one retry loop), opening one in `connect`, a failed
-//! call's words in `failure`.
+//! map of targets, its bound and what `php --ri` shows. A call's way in and
+//! the one retry loop are `hold`'s (`TargetConnections::run`); a connection
+//! per call is `lanes`', the threads' shared ones `shared`'s (`places`: what
+//! each holds); opening one is `connect`'s, a failed call's words `failure`'s.
 //!
 //! A target has `PLACES` places for a connection. One thread (PHP-FPM, the
 //! CLI) only ever uses the first: one connection per target. The threads of
