@@ -4,7 +4,7 @@
 //! server and for single-process workers. A call is the server module's
 //! command (`EntryCall` spelled as the module's words), run by the module's
 //! own code (`ratelimit_core::command`) on this process's store, and its
-//! reply read by the one decoder (`redis::reply`). Each name is one store, shared by
+//! reply read by the one decoder (`entry::reply`). Each name is one store, shared by
 //! every limiter (and thread) of the process that names it, never by other
 //! processes; the wall clock stands in for the server's.
 

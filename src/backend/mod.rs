@@ -76,22 +76,33 @@ impl Backend {
     }
 
     /// One decision: `call` (take, peek, a compound, and the counted ones).
-    /// `hit_window_ms`: the call is a fixed window's cost-1 consume of that
-    /// window, which a single server answers with its scriptless pipeline
-    /// (`redis::counter`: cheaper than any script, the same count); a
-    /// cluster (a pipeline cannot be redirected command by command) and a
-    /// memory store decide `call`.
-    pub fn decide<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answer> {
+    pub fn decide<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, reach: Reach) -> Result<Ints> {
         match self {
-            Backend::Memory(store) => store.decide(call).map(Answer::Ints),
+            Backend::Memory(store) => store.decide(call),
             Backend::Redis(conns) => conns.run(
                 reach.timeouts,
                 #[inline]
-                |conn| match hit_window_ms {
-                    Some(window_ms) if !conn.is_cluster() => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
-                    _ => decide::decide(conn, call, reach.server_module).map(Answer::Ints),
+                |conn| decide::decide(conn, call, reach.server_module),
+            ),
+        }
+    }
+
+    /// `decide`, or, with `hit_window_ms`, a fixed window's cost-1 consume
+    /// of that window, which a single server answers with its scriptless
+    /// pipeline (`redis::counter`: cheaper than any script, the same count);
+    /// a cluster (a pipeline cannot be redirected command by command) and a
+    /// memory store decide `call`.
+    pub fn decide_or_hit<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answer> {
+        match (self, hit_window_ms) {
+            (Backend::Redis(conns), Some(window_ms)) => conns.run(
+                reach.timeouts,
+                #[inline]
+                |conn| match conn.is_cluster() {
+                    false => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
+                    true => decide::decide(conn, call, reach.server_module).map(Answer::Ints),
                 },
             ),
+            _ => self.decide(call, reach).map(Answer::Ints),
         }
     }
 

@@ -13,7 +13,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::backend::{Answer, Backend};
+use crate::backend::Backend;
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
@@ -175,10 +175,7 @@ impl Compound {
 
     /// One all-or-nothing call on this compound's target, its reply read as a decision.
     fn decide_one(&self, call: &EntryCall<Vec<u8>>, opts: CallOptions) -> Result<Decision> {
-        match self.backend().decide(call, None, opts.reach())? {
-            Answer::Ints(ints) => self.decision(ints.as_slice()),
-            Answer::Count(_) => Err(Error::Redis("unexpected counter reply to a compound".into())),
-        }
+        self.backend().decide(call, opts.reach()).and_then(|ints| self.decision(ints.as_slice()))
     }
 
     /// The all-or-nothing decision for `op` (see `Limiter::decide_at` for `now_us`).

@@ -226,7 +226,7 @@ impl Limiter {
             (Some(window_ms), Op::Consume(1), None, None) => Some(window_ms),
             _ => None,
         };
-        let decided = self.backend.decide(&call, counter, opts.reach()).and_then(|answer| self.outcome(answer));
+        let decided = self.backend.decide_or_hit(&call, counter, opts.reach()).and_then(|answer| self.outcome(answer));
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
