@@ -4,11 +4,13 @@
 //! registering the interface and classes at MINIT (`register`), the
 //! binding's own errors in PHP's words (`binding_errors`), the one mapping
 //! from `Error` to PHP exceptions and `RateLimiterException` (`exceptions`),
-//! and an exception thrown by PHP code the extension called (`thrown`). The
+//! an exception thrown by PHP code the extension called (`thrown`), and lines
+//! for the error log past user error handlers (`log`). The
 //! bottom room of `php/`: it uses no other (the classes it speaks for are
 //! handed in at MINIT).
 pub mod binding_errors;
 pub mod exceptions;
+pub mod log;
 pub mod register;
 pub mod symbols;
 pub mod thrown;

@@ -29,6 +29,9 @@ extern "C" {
     pub fn php_output_write(s: *const c_char, len: usize) -> usize;
     /// Zend/zend_operators.h: `(string) $value`, a new reference.
     pub fn zval_get_string_func(op: *mut zval) -> *mut zend_string;
+    /// main/php.h: a line for the error log (`error_log`, or the SAPI's log),
+    /// past any user error handler; `syslog_type` as syslog's (4: LOG_WARNING).
+    pub fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
 }
 
 // Zend/zend_API.h, the weak-mode conversions of a parameter (ZEND_FASTCALL is

@@ -8,7 +8,7 @@ use std::time::Duration;
 use ::redis::RedisError;
 
 use crate::error::Error;
-use crate::redis::pool::TargetConnections;
+use crate::redis::pool::{breaker, TargetConnections};
 use crate::redis::rules::retry;
 use crate::redis::rules::time::Timeouts;
 use crate::redis::words::plain::{cause, plain_cause};
@@ -25,7 +25,41 @@ impl TargetConnections {
             true => format!("timed out after {} s", seconds(timeouts.reply)),
             false => "the connection was lost after the command was sent".to_string(),
         };
+        self.judged(e, &cause);
         Error::Redis(format!("Redis at {}: {cause}; the decision may have been counted", self.target))
+    }
+
+    /// What a failure tells the breaker: a server that could not be reached
+    /// opens it; one that answered, even with an error, closes it.
+    fn judged(&self, e: &RedisError, cause: &str) {
+        match breaker::unreachable(e) {
+            true => {
+                self.breaker.trip(breaker::retry_interval(), &self.target.to_string(), cause);
+            }
+            false => self.answered(),
+        }
+    }
+
+    /// A probe that ended in a failure the breaker was not told of: open for another interval.
+    #[cold]
+    pub(super) fn probe_failed(&self, e: &Error) {
+        if self.breaker.is_probing() {
+            self.breaker.trip(breaker::retry_interval(), &self.target.to_string(), &e.to_string());
+        }
+    }
+
+    /// A call the open breaker refused: the target, how long it stays open, and why it opened.
+    #[cold]
+    pub(super) fn refused(&self, left: Duration) -> Error {
+        let when = match left.is_zero() {
+            true => "until the call now trying it again answers".to_string(),
+            false => format!("for {:.3} s more", left.as_secs_f64()),
+        };
+        Error::Redis(format!(
+            "Redis at {}: not tried, the circuit breaker is open {when} (the last call failed: {}); the decision was not counted",
+            self.target,
+            self.breaker.cause()
+        ))
     }
 
     /// A connection that could not be opened (nothing was sent), or `fail`'s cause.
@@ -41,6 +75,7 @@ impl TargetConnections {
             true => format!("{text}; {CLUSTER_WITHOUT_PASSWORD}"),
             false => text,
         };
+        self.judged(e, &text);
         Error::Redis(format!("Redis at {}: {text}", self.target))
     }
 }

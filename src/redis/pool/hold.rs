@@ -12,6 +12,7 @@ use ::redis::{RedisError, RedisResult};
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
+use crate::redis::pool::breaker::Admit;
 use crate::redis::pool::multiplex::shared_connections;
 use crate::redis::pool::{enforce_bound, TargetConnections, POOL, TICK};
 use crate::redis::rules::retry;
@@ -44,9 +45,20 @@ impl TargetConnections {
     /// as is a call a demoted Sentinel master refused (READONLY): neither ran.
     /// A timeout or a connection lost after the write is never retried, since
     /// the command may have run (`retry`).
+    ///
+    /// The target's breaker (`breaker`) is asked first: while it is open the
+    /// call fails at once, without touching the network; a call that could
+    /// not reach the server opens it (`fail`), one the server answered closes
+    /// it and drops what this process decided by itself meanwhile (`local`).
     pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         // The pool's locks are taken inside the gate: a fork() waits for this call.
         let _inside = crate::fork::enter();
+        // An open breaker refuses at once: no caller waits for a target that just failed.
+        let probe = match self.breaker.admit() {
+            Admit::Go => false,
+            Admit::Probe => true,
+            Admit::Refuse { left } => return Err(self.refused(left)),
+        };
         self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let opened = self.opened.load(Ordering::Relaxed);
         let failures = self.failures.load(Ordering::Relaxed);
@@ -63,6 +75,13 @@ impl TargetConnections {
         // may be garbage now): the only moments the bound can be crossed.
         if self.opened.load(Ordering::Relaxed) != opened || self.failures.load(Ordering::Relaxed) != failures {
             enforce_bound(&mut POOL.lock(), self);
+        }
+        match &result {
+            Ok(_) => self.answered(),
+            // A probe that failed before it could learn anything (a setup
+            // error) keeps the breaker open for another interval.
+            Err(e) if probe => self.probe_failed(e),
+            Err(_) => {}
         }
         result
     }
