@@ -68,6 +68,34 @@ impl MemoryTarget {
     }
 }
 
+/// `c` spelled as the server module's command and parsed by the module's
+/// own code, handed to `run` (on some store).
+fn run_with<K: AsRef<[u8]>>(
+    c: &EntryCall<K>,
+    run: impl FnOnce(&command::Call) -> std::result::Result<Vec<u8>, Refused>,
+) -> std::result::Result<Vec<u8>, Refused> {
+    WORDS.with_borrow_mut(|flat| {
+        flat.clear();
+        c.spell(Form::Module, flat);
+        flat.with_words(|words| {
+            // The extension's own calls always parse; this says which one did not.
+            let call = command::parse(c.entry, words).map_err(|bad| match bad {
+                command::Bad::Refused(r) => r,
+                command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
+            })?;
+            run(&call)
+        })
+    })
+}
+
+/// One decision on `store`, a store that is not a `memory://` target's (a
+/// Redis target's local store, `limiter::local`), as `MemoryTarget::decide` makes it.
+pub fn decide_on<K: AsRef<[u8]>>(store: &mut Store, c: &EntryCall<K>) -> Result<Ints> {
+    let failed = |e: Refused| Error::Redis(format!("in this process: {}", e.0));
+    let bytes = run_with(c, |call| command::run(store, call)).map_err(failed)?;
+    Ints::from_bytes(&bytes).ok_or_else(|| failed(Refused(format!("unexpected reply {bytes:?}"))))
+}
+
 /// Every store this process has, by name, with its live keys (for `php --ri`).
 pub fn targets() -> Vec<(String, usize)> {
     let _inside = crate::fork::enter();
@@ -84,18 +112,7 @@ impl MemoryTarget {
     /// `c` as the server module would run it, on this store: its reply's
     /// bytes, or the error a single-key call or a compound answers.
     fn run<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> std::result::Result<Vec<u8>, Refused> {
-        WORDS.with_borrow_mut(|flat| {
-            flat.clear();
-            c.spell(Form::Module, flat);
-            flat.with_words(|words| {
-                // The extension's own calls always parse; this says which one did not.
-                let call = command::parse(c.entry, words).map_err(|bad| match bad {
-                    command::Bad::Refused(r) => r,
-                    command::Bad::Arity => Refused(format!("ERR wrong number of arguments for '{}' command", c.entry.name())),
-                })?;
-                self.with_store(|store| command::run(store, &call))
-            })
-        })
+        run_with(c, |call| self.with_store(|store| command::run(store, call)))
     }
 
     /// One decision (take, peek, a compound, and the counted ones).

@@ -87,6 +87,17 @@ impl Backend {
         }
     }
 
+    /// `call` decided in this process, on its Redis target's local store
+    /// (at most `keys` keys: `limiter::local`, `ratelimit.on_error = local`),
+    /// with no network. A `memory://` store has no other place to decide:
+    /// its own failures are answers.
+    pub fn decide_locally<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, keys: usize) -> Result<Ints> {
+        match self {
+            Backend::Redis(conns) => conns.with_local(call.keys, keys, |store| memory::decide_on(store, call)),
+            Backend::Memory(store) => Err(Error::Redis(format!("{}{}: no local answer for a memory store", memory::SCHEME, store.name()))),
+        }
+    }
+
     /// `decide`, or, with `hit_window_ms`, a fixed window's cost-1 consume
     /// of that window, which a single server answers with its scriptless
     /// pipeline (`redis::counter`: cheaper than any script, the same count);

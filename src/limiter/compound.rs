@@ -20,6 +20,7 @@ use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
 use crate::limiter::conclude::Conclude;
 use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::local::{self, LocalShare};
 use crate::limiter::outcome::OnError;
 use crate::limiter::{Op, Outcome, Policy};
 use crate::metrics::{self, Counters, Mode};
@@ -67,6 +68,7 @@ impl Decision {
             reset_after_us: most(|o| o.reset_after_us),
             delay_us: if allowed { most(|o| o.delay_us) } else { 0 },
             would_deny: false,
+            source: least.source,
         };
         Some(Decision { outcome, members })
     }
@@ -145,7 +147,7 @@ impl Compound {
         let members = reply
             .chunks_exact(4)
             .zip(&self.members)
-            .map(|(r, m)| m.policy().outcome(Ints::of_record(r[0], r[1], r[2], r[3]).as_slice()))
+            .map(|(r, m)| Ok(Outcome { source: m.source(), ..m.policy().outcome(Ints::of_record(r[0], r[1], r[2], r[3]).as_slice())? }))
             .collect::<Result<Vec<Outcome>>>()?;
         Decision::of(members).ok_or_else(unexpected)
     }
@@ -171,6 +173,14 @@ impl Compound {
 
     fn backend(&self) -> &Backend {
         self.members[0].backend()
+    }
+
+    /// The all-or-nothing decision for `op`, made in this process, each
+    /// member at its share of its limit (`limiter::local`).
+    fn local(&self, keys: &[Vec<u8>], op: Op, share: LocalShare) -> Result<Decision> {
+        let policies: Vec<&Policy> = self.members.iter().map(|m| m.policy()).collect();
+        let members = local::decide_compound(self.backend(), &policies, keys, op, share)?;
+        Decision::of(members).ok_or_else(|| Error::Redis("a compound without members".into()))
     }
 
     /// One all-or-nothing call on this compound's target, its reply read as a decision.
@@ -200,6 +210,7 @@ impl Compound {
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
+        let decided = local::or_local(decided, &opts, |share| self.local(&call.keys[..self.members.len()], op, share));
         let (outcome, members) = split(decided);
         self.concluded(&conclude, outcome, members, opts.on_error)
     }
@@ -230,6 +241,17 @@ impl Compound {
             .backend()
             .decide_each(entry, &calls, counting, &self.args, &per_call[..n], opts.reach())
             .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.decision(ints.as_slice()))).collect());
+        // `on_error = local`: each call Redis could not decide, decided here, in order.
+        let decided: Result<Vec<Result<Decision>>> = match decided {
+            Err(e) => Ok(calls.iter().map(|_| Err(e.clone())).collect()),
+            Ok(each) => Ok(each),
+        }
+        .map(|each: Vec<Result<Decision>>| {
+            each.into_iter()
+                .zip(&calls)
+                .map(|(r, keys)| local::or_local(r, &opts, |share| self.local(&keys[..self.members.len()], Op::Consume(cost), share)))
+                .collect()
+        });
         // Concluded as one limiter's batch (`Conclude::batch`); each call's
         // members kept beside its outcome, or the `on_error` answer's.
         let n = calls.len();

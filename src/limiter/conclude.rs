@@ -6,12 +6,14 @@
 //!   holds what enforcing would have left (a denied request took nothing),
 //!   since the decision itself was made as always;
 //! - a Redis failure: the `on_error` answer (dry run applies to a deny answer
-//!   too: a dry run never denies), or the failure when it says throw;
-//! - the counters (`ratelimit.metrics`): one event per consume; peeks pass
-//!   no counters and are not counted.
+//!   too: a dry run never denies), or the failure when it says throw (or
+//!   local, and this process could not decide either: `local::or_local`
+//!   made its local answers before this);
+//! - the counters (`ratelimit.metrics`): one event per consume, and the
+//!   answer's source (`Source`); peeks pass no counters and are not counted.
 
 use crate::error::{Error, Result};
-use crate::limiter::outcome::{OnError, Outcome};
+use crate::limiter::outcome::{OnError, Outcome, Source};
 use crate::metrics::{Counters, Event, Mode};
 
 /// How the answers of one call are concluded.
@@ -46,6 +48,7 @@ impl Conclude<'_> {
     pub fn one(&self, decided: Result<Outcome>, cached: bool) -> Result<Outcome> {
         let (answer, event) = match decided {
             Ok(o) => {
+                let o = if cached { Outcome { source: Source::Cache, ..o } } else { o };
                 let (o, event) = self.read(o, cached);
                 (Ok(o), event)
             }
@@ -57,9 +60,15 @@ impl Conclude<'_> {
             Err(e) => return Err(e),
         };
         if let Some(c) = self.counters {
+            let source = answer.as_ref().ok().map(|o| o.source);
+            // What Redis did not decide, it did not count: a local answer is sent later too.
             let unsent = self.metrics == Mode::Redis
-                && !matches!(event, Event::Allowed | Event::Denied { cached: false } | Event::WouldDeny { cached: false });
+                && (source == Some(Source::Local)
+                    || !matches!(event, Event::Allowed | Event::Denied { cached: false } | Event::WouldDeny { cached: false }));
             c.record(event, unsent);
+            if let Some(source) = source {
+                c.record_source(source as usize);
+            }
         }
         answer
     }
@@ -82,7 +91,16 @@ mod tests {
     use super::*;
 
     fn denied() -> Outcome {
-        Outcome { allowed: false, limit: 5, remaining: 0, retry_after_us: 2_000_000, reset_after_us: 3_000_000, delay_us: 0, would_deny: false }
+        Outcome {
+            allowed: false,
+            limit: 5,
+            remaining: 0,
+            retry_after_us: 2_000_000,
+            reset_after_us: 3_000_000,
+            delay_us: 0,
+            would_deny: false,
+            source: crate::limiter::Source::Redis,
+        }
     }
 
     fn conclude(dry_run: bool, on_error: OnError) -> Conclude<'static> {

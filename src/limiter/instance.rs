@@ -17,13 +17,14 @@ use crate::entry::library::Entry;
 use crate::error::{Error, Result};
 use crate::limiter::block_cache::with_cache;
 use crate::limiter::conclude::Conclude;
+use crate::limiter::local::{self, LocalShare};
 use crate::limiter::params::{self, MAX_KEY_BYTES};
-use crate::limiter::{OnError, Op, Outcome, Policy};
+use crate::limiter::{OnError, Op, Outcome, Policy, Source};
 use crate::metrics::{self, layout, Counters, Mode};
 use crate::redis::pool::Timeouts;
 
 /// What one call needs besides its arguments, read by the caller when the call is made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CallOptions {
     pub timeouts: Timeouts,
     pub on_error: OnError,
@@ -36,6 +37,8 @@ pub struct CallOptions {
     pub dry_run: bool,
     /// `ratelimit.metrics`.
     pub metrics: Mode,
+    /// `ratelimit.local_share` and the local store's bound, for `on_error = local`.
+    pub local: LocalShare,
 }
 
 impl CallOptions {
@@ -233,14 +236,24 @@ impl Limiter {
         if let (true, Ok(o)) = (cached, &decided) {
             self.remember(&key, op.cost(), o, opts);
         }
+        let decided = local::or_local(decided, &opts, |share| local::decide(&self.backend, &self.policy, &key, op, now_us, share));
         conclude.one(decided, false)
     }
 
     /// An answer of either kind as an outcome.
     fn outcome(&self, answer: Answer) -> Result<Outcome> {
-        match answer {
-            Answer::Count((count, ttl_ms)) => Ok(Outcome::from_count(self.limit(), count, ttl_ms)),
-            Answer::Ints(ints) => self.policy.outcome(ints.as_slice()),
+        let o = match answer {
+            Answer::Count((count, ttl_ms)) => Outcome::from_count(self.limit(), count, ttl_ms),
+            Answer::Ints(ints) => self.policy.outcome(ints.as_slice())?,
+        };
+        Ok(Outcome { source: self.source(), ..o })
+    }
+
+    /// What decides this limiter's calls: Redis or a `memory://` store.
+    pub fn source(&self) -> Source {
+        match self.backend.is_remote() {
+            true => Source::Redis,
+            false => Source::Memory,
         }
     }
 
@@ -318,7 +331,19 @@ impl Limiter {
             c.give_back(t);
         }
         // Only Redis's own denials are remembered, not answers of `on_error`.
-        let decided = decided.map(|each| each.into_iter().zip(&keys).map(|(r, key)| r.inspect(|o| self.remember(key, cost, o, opts))).collect());
+        let decided: Result<Vec<Result<Outcome>>> =
+            decided.map(|each| each.into_iter().zip(&keys).map(|(r, key)| r.inspect(|o| self.remember(key, cost, o, opts))).collect());
+        // `on_error = local`: each id Redis could not decide, decided here, in order.
+        let decided = match decided {
+            Err(e) => Ok(keys.iter().map(|_| Err(e.clone())).collect()),
+            Ok(each) => Ok(each),
+        }
+        .map(|each: Vec<Result<Outcome>>| {
+            each.into_iter()
+                .zip(&keys)
+                .map(|(r, key)| local::or_local(r, &opts, |share| local::decide(&self.backend, &self.policy, key, Op::Consume(cost), now_us, share)))
+                .collect()
+        });
         let mut fresh = conclude.batch(decided, keys.len())?.into_iter().map(Ok);
         for a in answers.iter_mut().filter(|a| a.is_none()) {
             *a = fresh.next();

@@ -76,7 +76,16 @@ mod tests {
         let accepted = lb.outcome(&[7, 1_500_000, 0, 1_000_000]).unwrap();
         assert_eq!(
             accepted,
-            Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 1_500_000, delay_us: 1_000_000, would_deny: false }
+            Outcome {
+                allowed: true,
+                limit: 10,
+                remaining: 7,
+                retry_after_us: 0,
+                reset_after_us: 1_500_000,
+                delay_us: 1_000_000,
+                would_deny: false,
+                source: crate::limiter::Source::Redis
+            }
         );
         let denied = lb.outcome(&[0, 5_000_000, 500_000]).unwrap();
         assert_eq!((denied.allowed, denied.retry_after(), denied.reset_after(), denied.delay()), (false, 0.5, 5.0, 0.0));

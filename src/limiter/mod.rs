@@ -16,11 +16,12 @@ pub mod fixed_window;
 pub mod gcra;
 pub mod instance;
 pub mod leaky_bucket;
+pub mod local;
 mod outcome;
 pub mod params;
 mod policy;
 pub mod sliding_window;
 pub mod token_bucket;
 
-pub use outcome::{OnError, Outcome};
+pub use outcome::{OnError, Outcome, Source};
 pub use policy::{Algorithm, Op, Policy};

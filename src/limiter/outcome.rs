@@ -18,6 +18,45 @@ pub struct Outcome {
     /// Dry run: enforcing would have denied this request, which `allowed`
     /// accepts (the other fields are the real decision's). False otherwise.
     pub would_deny: bool,
+    /// What decided it (`RateLimitResult::$source`).
+    pub source: Source,
+}
+
+/// What decided an answer: `RateLimitResult::$source`, and what the metrics
+/// count answers by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Source {
+    /// Redis (the Lua library or the server module).
+    #[default]
+    Redis = 0,
+    /// A `memory://` target.
+    Memory = 1,
+    /// The block cache (`ratelimit.block_cache`).
+    Cache = 2,
+    /// This process, for its share of the limit (`ratelimit.on_error = local`).
+    Local = 3,
+    /// `ratelimit.on_error = allow` or `deny`.
+    OnError = 4,
+}
+
+impl Source {
+    /// Every source, in the order of their numbers.
+    pub const ALL: [Source; 5] = [Source::Redis, Source::Memory, Source::Cache, Source::Local, Source::OnError];
+
+    /// As PHP reads it (`$result->source`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Redis => "redis",
+            Source::Memory => "memory",
+            Source::Cache => "cache",
+            Source::Local => "local",
+            Source::OnError => "on_error",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|x| x.name() == s)
+    }
 }
 
 fn seconds(us: i64) -> f64 {
@@ -44,6 +83,7 @@ impl Outcome {
             reset_after_us: reset_us.max(0),
             delay_us: delay_us.max(0),
             would_deny: false,
+            source: Source::Redis,
         })
     }
 
@@ -60,15 +100,25 @@ impl Outcome {
             reset_after_us: left_us,
             delay_us: 0,
             would_deny: false,
+            source: Source::Redis,
         }
     }
 
     /// The answer `ratelimit.on_error` gives when Redis failed: `None` means throw.
     /// allow: as if nothing was used yet; deny: as if the policy were exhausted.
     pub fn on_error(policy: OnError, limit: i64) -> Option<Outcome> {
-        let nothing = Outcome { allowed: true, limit, remaining: limit, retry_after_us: 0, reset_after_us: 0, delay_us: 0, would_deny: false };
+        let nothing = Outcome {
+            allowed: true,
+            limit,
+            remaining: limit,
+            retry_after_us: 0,
+            reset_after_us: 0,
+            delay_us: 0,
+            would_deny: false,
+            source: Source::OnError,
+        };
         match policy {
-            OnError::Throw => None,
+            OnError::Throw | OnError::Local => None,
             OnError::Allow => Some(nothing),
             OnError::Deny => Some(Outcome { allowed: false, remaining: 0, retry_after_us: 1_000_000, reset_after_us: 1_000_000, ..nothing }),
         }
@@ -91,6 +141,9 @@ pub enum OnError {
     Throw = 0,
     Allow = 1,
     Deny = 2,
+    /// Decided in this process for a share of the limit (`limiter::local`);
+    /// when even that cannot answer, the failure is thrown.
+    Local = 3,
 }
 
 impl OnError {
@@ -99,6 +152,7 @@ impl OnError {
             "throw" => Some(OnError::Throw),
             "allow" => Some(OnError::Allow),
             "deny" => Some(OnError::Deny),
+            "local" => Some(OnError::Local),
             _ => None,
         }
     }
@@ -107,6 +161,7 @@ impl OnError {
             OnError::Throw => "throw",
             OnError::Allow => "allow",
             OnError::Deny => "deny",
+            OnError::Local => "local",
         }
     }
 }
@@ -120,7 +175,16 @@ mod tests {
         let o = Outcome::from_reply(10, &[7, 2_500_000, 0, 125_000]).unwrap();
         assert_eq!(
             o,
-            Outcome { allowed: true, limit: 10, remaining: 7, retry_after_us: 0, reset_after_us: 2_500_000, delay_us: 125_000, would_deny: false }
+            Outcome {
+                allowed: true,
+                limit: 10,
+                remaining: 7,
+                retry_after_us: 0,
+                reset_after_us: 2_500_000,
+                delay_us: 125_000,
+                would_deny: false,
+                source: crate::limiter::Source::Redis
+            }
         );
         assert_eq!((o.retry_after(), o.reset_after(), o.delay()), (0.0, 2.5, 0.125));
         let o = Outcome::from_reply(10, &[0, 60_000_000, 1_000]).unwrap();
@@ -142,7 +206,16 @@ mod tests {
     fn counter_hits() {
         assert_eq!(
             Outcome::from_count(3, 1, 60_000),
-            Outcome { allowed: true, limit: 3, remaining: 2, retry_after_us: 0, reset_after_us: 60_000_000, delay_us: 0, would_deny: false }
+            Outcome {
+                allowed: true,
+                limit: 3,
+                remaining: 2,
+                retry_after_us: 0,
+                reset_after_us: 60_000_000,
+                delay_us: 0,
+                would_deny: false,
+                source: crate::limiter::Source::Redis
+            }
         );
         assert_eq!(Outcome::from_count(3, 3, 10).remaining, 0);
         let denied = Outcome::from_count(3, 9, 0);
@@ -159,10 +232,11 @@ mod tests {
     }
 
     #[test]
-    fn on_error_accepts_the_three_policies_only() {
+    fn on_error_accepts_the_four_policies_only() {
         assert_eq!(OnError::parse("throw"), Some(OnError::Throw));
         assert_eq!(OnError::parse("ALLOW"), Some(OnError::Allow));
         assert_eq!(OnError::parse(" deny "), Some(OnError::Deny));
+        assert_eq!(OnError::parse("Local"), Some(OnError::Local));
         assert_eq!(OnError::parse("ignore"), None);
         assert_eq!(OnError::parse(""), None);
         assert_eq!(OnError::Deny.name(), "deny");

@@ -60,7 +60,16 @@ mod tests {
         let allowed = tb.outcome(&[4, 100_000]).unwrap();
         assert_eq!(
             allowed,
-            Outcome { allowed: true, limit: 5, remaining: 4, retry_after_us: 0, reset_after_us: 100_000, delay_us: 0, would_deny: false }
+            Outcome {
+                allowed: true,
+                limit: 5,
+                remaining: 4,
+                retry_after_us: 0,
+                reset_after_us: 100_000,
+                delay_us: 0,
+                would_deny: false,
+                source: crate::limiter::Source::Redis
+            }
         );
         let denied = tb.outcome(&[0, 450_000, 50_000]).unwrap();
         assert_eq!((denied.allowed, denied.remaining, denied.retry_after(), denied.reset_after()), (false, 0, 0.05, 0.45));

@@ -102,11 +102,22 @@ pub struct Counters {
     /// What `ratelimit.metrics = redis` has counted here and not yet sent
     /// (PENDING order): it goes with this limiter's next counted call.
     unsent: [AtomicU64; 5],
+    /// Answers by what gave them (`limiter::Source` order: redis, memory,
+    /// cache, local, on_error), in this process only.
+    sources: [AtomicU64; SOURCES.len()],
 }
+
+/// What answers are counted by (`RateLimitMetrics::local()`'s `sources`), in `limiter::Source` order.
+pub const SOURCES: [&str; 5] = ["redis", "memory", "cache", "local", "on_error"];
 
 impl Counters {
     fn new() -> Self {
-        Counters { generation: AtomicU32::new(crate::fork::generation()), counts: Default::default(), unsent: Default::default() }
+        Counters {
+            generation: AtomicU32::new(crate::fork::generation()),
+            counts: Default::default(),
+            unsent: Default::default(),
+            sources: Default::default(),
+        }
     }
 
     /// After a `fork()`, the child's counters start again from zero: each
@@ -114,7 +125,7 @@ impl Counters {
     fn current(&self) -> &Self {
         let now = crate::fork::generation();
         if self.generation.load(Ordering::Relaxed) != now && self.generation.swap(now, Ordering::Relaxed) != now {
-            self.counts.iter().chain(&self.unsent).for_each(|c| c.store(0, Ordering::Relaxed));
+            self.counts.iter().chain(&self.unsent).chain(&self.sources).for_each(|c| c.store(0, Ordering::Relaxed));
         }
         self
     }
@@ -129,6 +140,19 @@ impl Counters {
                 me.unsent[o - 1].fetch_add(1, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Counts an answer given by the source at `index` (`SOURCES`).
+    pub fn record_source(&self, index: usize) {
+        if let Some(slot) = self.current().sources.get(index) {
+            slot.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Answers by source, in `SOURCES` order.
+    pub fn sources(&self) -> [u64; SOURCES.len()] {
+        let me = self.current();
+        std::array::from_fn(|i| me.sources[i].load(Ordering::Relaxed))
     }
 
     /// The counts not yet sent, taken (zeroed here) for a counted call.
@@ -188,6 +212,13 @@ pub type Table = std::collections::BTreeMap<Vec<u8>, [u64; 6]>;
 pub fn local() -> Table {
     let _inside = crate::fork::enter();
     REGISTRY.read().iter().map(|(name, c)| (name.clone(), c.snapshot())).filter(|(_, counts)| counts.iter().any(|&n| n > 0)).collect()
+}
+
+/// This process's answers by source, by limiter name, each in `SOURCES` order
+/// (limiters with no answer left out).
+pub fn sources() -> std::collections::BTreeMap<Vec<u8>, [u64; SOURCES.len()]> {
+    let _inside = crate::fork::enter();
+    REGISTRY.read().iter().map(|(name, c)| (name.clone(), c.sources())).filter(|(_, counts)| counts.iter().any(|&n| n > 0)).collect()
 }
 
 /// Every limiter's counts added up.

@@ -72,7 +72,9 @@ rate_limiter_impl!(GcraRateLimiter {
             }
             Ok(tuple)
         };
-        let tuple = run().map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
+        let ran = run();
+        crate::php::engine::log::breaker_opened();
+        let tuple = ran.map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
         self_.state.set_remaining(Some(tuple[2]));
         crate::php::classes::remaining::publish(self_);
         Ok(tuple.to_vec())

@@ -96,6 +96,47 @@ impl RateLimitMetrics {
         to_array(&metrics::local())
     }
 
+    /// This process's answers by what gave them, by limiter (as `local()`
+    /// names them): `redis`, `memory` (a `memory://` target), `cache` (the
+    /// block cache), `local` (this process, `ratelimit.on_error = local`),
+    /// `on_error` (an `allow`/`deny` answer). Counted when `ratelimit.metrics`
+    /// is `local` or `redis`.
+    pub fn sources() -> PhpResult<ZBox<ZendHashTable>> {
+        let mut out = ZendHashTable::new();
+        for (name, counts) in metrics::sources() {
+            let mut row = ZendHashTable::new();
+            for (source, n) in metrics::SOURCES.iter().zip(counts) {
+                row.insert(*source, n as i64)?;
+            }
+            match int_key(&name) {
+                Some(i) => out.insert_at_index(i, row)?,
+                None => out.insert(ArrayKey::ZendString(&ZendStr::new(&name, false)), row)?,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every Redis target's breaker in this process, by target (its DSN,
+    /// without a password): `state` (`closed` or `open`), `open_for`
+    /// (seconds left, 0.0 when closed or while a call probes it), `opens`
+    /// (times it opened), `refused` (calls answered without trying it),
+    /// `cause` (the failure that opened it last), `local_keys` (keys this
+    /// process decided by itself for it and holds, `ratelimit.on_error = local`).
+    pub fn breakers() -> PhpResult<ZBox<ZendHashTable>> {
+        let mut out = ZendHashTable::new();
+        for t in crate::redis::pool::state() {
+            let mut row = ZendHashTable::new();
+            row.insert("state", if t.breaker.open_for.is_some() { "open" } else { "closed" })?;
+            row.insert("open_for", t.breaker.open_for.unwrap_or(0.0))?;
+            row.insert("opens", t.breaker.opens as i64)?;
+            row.insert("refused", t.breaker.refused as i64)?;
+            row.insert("cause", t.breaker.cause.as_str())?;
+            row.insert("local_keys", t.local_keys as i64)?;
+            out.insert(t.target.as_str(), row)?;
+        }
+        Ok(out)
+    }
+
     /// The whole fleet's counters over the last `$minutes` minutes (1 to 60:
     /// the current minute and those before it, on the server's clock), as
     /// every process with `ratelimit.metrics = redis` wrote them into Redis

@@ -14,6 +14,7 @@ use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
 use crate::error::Result;
 use crate::limiter::compound::Compound;
 use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::local::LocalShare;
 use crate::limiter::{Op, Policy};
 use crate::php::args::forms::{ConstructorArgs, Signature};
 use crate::php::args::id_list::{IdList, Key};
@@ -121,6 +122,7 @@ impl LimiterState {
             server_module: settings::server_module(),
             dry_run: self.dry_run.unwrap_or_else(settings::dry_run),
             metrics: settings::metrics(),
+            local: LocalShare { share: settings::local_share(), keys: settings::local_keys() },
         }
     }
 
@@ -139,7 +141,9 @@ impl LimiterState {
             };
             self.decider.decide(&id.bytes()?, op, self.options())
         };
-        let result = run().map_err(|e| self.explain(method, params, e))?;
+        let result = run();
+        crate::php::engine::log::breaker_opened();
+        let result = result.map_err(|e| self.explain(method, params, e))?;
         self.remaining = Some(result.outcome().remaining);
         Ok(result)
     }
@@ -167,7 +171,9 @@ impl LimiterState {
             let outcomes = self.decider.decide_many(&slices, cost, self.options()).map_err(|e| e.renamed("id", "ids"))?;
             Ok((keys, outcomes))
         };
-        let (keys, results) = run().map_err(|e| self.explain("consumeMany", &["ids", "cost"], e))?;
+        let ran = run();
+        crate::php::engine::log::breaker_opened();
+        let (keys, results) = ran.map_err(|e| self.explain("consumeMany", &["ids", "cost"], e))?;
         if let Some(last) = results.last() {
             self.remaining = Some(last.outcome().remaining);
         }
@@ -183,7 +189,9 @@ impl LimiterState {
 
     pub fn reset(&mut self, id: Id) -> PhpResult<()> {
         let run = || -> Result<()> { self.decider.reset(&id.bytes()?, self.timeouts()) };
-        run().map_err(|e| self.explain("reset", &["id"], e))?;
+        let ran = run();
+        crate::php::engine::log::breaker_opened();
+        ran.map_err(|e| self.explain("reset", &["id"], e))?;
         self.remaining = None;
         Ok(())
     }

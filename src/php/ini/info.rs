@@ -56,7 +56,13 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
             let path = s.path.map(|p| format!(", decided by {p}")).unwrap_or_default();
             info_table_row!(
                 s.target.as_str(),
-                format!("{}, opened {} time(s), {} failure(s){path}", connections(s.connections), s.opened, s.failures)
+                format!(
+                    "{}, opened {} time(s), {} failure(s){path}; {}",
+                    connections(s.connections),
+                    s.opened,
+                    s.failures,
+                    breaker(&s.breaker, s.local_keys)
+                )
             );
         }
         info_table_row!("server module", if settings::server_module() { "auto (used where the server has it)" } else { "off (Lua only)" });
@@ -85,6 +91,18 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         }
         info_table_end!();
     });
+}
+
+/// A target's breaker as phpinfo says it: "breaker closed", or "breaker
+/// open for 0.412 s more", with its openings and what it holds locally.
+fn breaker(b: &pool::breaker::BreakerState, local_keys: usize) -> String {
+    let state = match b.open_for {
+        None => "breaker closed".to_string(),
+        Some(s) if s > 0.0 => format!("breaker open for {s:.3} s more"),
+        Some(_) => "breaker open, one call trying the target again".to_string(),
+    };
+    let local = if local_keys > 0 { format!(", {local_keys} key(s) decided in this process") } else { String::new() };
+    format!("{state} (opened {} time(s), {} call(s) refused{local})", b.opens, b.refused)
 }
 
 /// A target's connections as phpinfo says them: "open" for the one a

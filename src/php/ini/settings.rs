@@ -39,12 +39,15 @@ thread_local! {
     static SERVER_MODULE: Cell<bool> = const { Cell::new(true) };
     static DRY_RUN: Cell<bool> = const { Cell::new(false) };
     static METRICS: Cell<MetricsMode> = const { Cell::new(MetricsMode::Off) };
+    /// `ratelimit.local_share`, 0..=1.
+    static LOCAL_SHARE: Cell<f64> = const { Cell::new(0.1) };
 }
 
 pub fn on_error() -> OnError {
     match ON_ERROR.get() {
         1 => OnError::Allow,
         2 => OnError::Deny,
+        3 => OnError::Local,
         _ => OnError::Throw,
     }
 }
@@ -77,6 +80,14 @@ pub fn dry_run() -> bool {
 /// `ratelimit.metrics`.
 pub fn metrics() -> MetricsMode {
     METRICS.get()
+}
+/// `ratelimit.local_share`: with `on_error = local`, the share of a limit one process admits by itself.
+pub fn local_share() -> f64 {
+    LOCAL_SHARE.get()
+}
+/// Keys a process may hold for `on_error = local` per target: the block cache's bound.
+pub fn local_keys() -> usize {
+    BLOCK_CACHE_SIZE.get() as usize
 }
 pub fn key_prefix() -> Vec<u8> {
     KEY_PREFIX.with_borrow(|p| p.clone())
@@ -151,7 +162,27 @@ fn apply_block_cache_size(v: &[u8]) -> Result<(), String> {
     take(n, |n| BLOCK_CACHE_SIZE.set(n), "expected a whole number of entries from 1 to 10000000")
 }
 fn apply_on_error(v: &[u8]) -> Result<(), String> {
-    take(text(v).ok().and_then(OnError::parse), |p| ON_ERROR.set(p as u8), "expected throw, allow or deny")
+    take(text(v).ok().and_then(OnError::parse), |p| ON_ERROR.set(p as u8), "expected throw, allow, deny or local")
+}
+/// A share of a limit: a number from 0 to 1.
+pub fn parse_share(s: &str) -> Option<f64> {
+    let v: f64 = s.trim().parse().ok()?;
+    (v.is_finite() && (0.0..=1.0).contains(&v)).then_some(v)
+}
+fn apply_local_share(v: &[u8]) -> Result<(), String> {
+    take(text(v).ok().and_then(parse_share), |share| LOCAL_SHARE.set(share), "expected a share of the limit, a number from 0 to 1")
+}
+/// Seconds a breaker stays open: 0 (no breaker) up to an hour.
+pub fn parse_interval(s: &str) -> Option<Duration> {
+    let v: f64 = s.trim().parse().ok()?;
+    (v.is_finite() && (0.0..=3600.0).contains(&v)).then(|| Duration::from_micros((v * 1e6).round() as u64))
+}
+fn apply_retry_interval(v: &[u8]) -> Result<(), String> {
+    take(
+        text(v).ok().and_then(parse_interval),
+        crate::redis::pool::breaker::set_retry_interval,
+        "expected seconds, a number from 0 (no breaker) to 3600",
+    )
 }
 fn apply_key_prefix(v: &[u8]) -> Result<(), String> {
     KEY_PREFIX.set(v.to_vec());
@@ -295,7 +326,7 @@ const REDIS_URL_INDEX: usize = 0;
 pub const ENTRIES: usize = APPLIERS.len();
 
 /// The parsers of the entries, in table order; `mh_arg1` holds the index.
-static APPLIERS: [Apply; 12] = [
+static APPLIERS: [Apply; 14] = [
     apply_redis_url,
     apply_connect_timeout,
     apply_timeout,
@@ -308,6 +339,8 @@ static APPLIERS: [Apply; 12] = [
     apply_dry_run,
     apply_metrics,
     apply_multiplex,
+    apply_local_share,
+    apply_retry_interval,
 ];
 
 const fn entry(index: usize) -> IniEntryDef {
@@ -339,11 +372,13 @@ const NAMES: [(&std::ffi::CStr, &std::ffi::CStr); ENTRIES] = [
     (c"ratelimit.dry_run", c"0"),
     (c"ratelimit.metrics", c"off"),
     (c"ratelimit.multiplex", c"auto"),
+    (c"ratelimit.local_share", c"0.1"),
+    (c"ratelimit.retry_interval", c"1.0"),
 ];
 
 /// The ini table; `(name, default)` pairs are also what phpinfo and the shipped
 /// `ratelimit.ini` list.
-pub static INI_ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
+pub static INI_ENTRIES: IniEntryDefs<15> = IniEntryDefs::new([
     with_displayer(entry(0), crate::php::ini::display::redis_url_displayer),
     entry(1),
     entry(2),
@@ -356,6 +391,8 @@ pub static INI_ENTRIES: IniEntryDefs<13> = IniEntryDefs::new([
     entry(9),
     entry(10),
     entry(11),
+    entry(12),
+    entry(13),
     IniEntryDef::end(),
 ]);
 
@@ -428,6 +465,22 @@ mod tests {
     }
 
     #[test]
+    fn local_share_and_retry_interval_have_their_ranges() {
+        assert_eq!(parse_share("0.1"), Some(0.1));
+        assert_eq!(parse_share("0"), Some(0.0));
+        assert_eq!(parse_share(" 1 "), Some(1.0));
+        for bad in ["-0.1", "1.5", "nan", "inf", "", "a lot"] {
+            assert_eq!(parse_share(bad), None, "{bad}");
+        }
+        assert_eq!(parse_interval("1.0"), Some(Duration::from_secs(1)));
+        assert_eq!(parse_interval("0"), Some(Duration::ZERO));
+        assert_eq!(parse_interval("0.3"), Some(Duration::from_millis(300)));
+        for bad in ["-1", "3601", "nan", "", "soon"] {
+            assert_eq!(parse_interval(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
     fn max_connections_is_a_whole_positive_count() {
         assert_eq!(parse_count("64"), Some(64));
         assert_eq!(parse_count(" 1 "), Some(1));
@@ -451,7 +504,7 @@ mod tests {
         let why = check(on_error, b"bogus").unwrap_err();
         assert_eq!(
             refused_message(on_error, b"bogus", default_of(on_error), &why),
-            "ratelimit.on_error: \"bogus\" is not a valid value (expected throw, allow or deny); keeping \"throw\""
+            "ratelimit.on_error: \"bogus\" is not a valid value (expected throw, allow, deny or local); keeping \"throw\""
         );
         // Every entry refuses something except the key prefix, which takes any bytes.
         for index in (0..ENTRIES).filter(|&i| i != 4) {

@@ -149,7 +149,16 @@ mod tests {
 
     fn outcome(allowed: bool, limit: i64, remaining: i64, retry_after: f64, reset_after: f64) -> Outcome {
         let us = |s: f64| (s * 1e6).round() as i64;
-        Outcome { allowed, limit, remaining, retry_after_us: us(retry_after), reset_after_us: us(reset_after), delay_us: 0, would_deny: false }
+        Outcome {
+            allowed,
+            limit,
+            remaining,
+            retry_after_us: us(retry_after),
+            reset_after_us: us(reset_after),
+            delay_us: 0,
+            would_deny: false,
+            source: crate::limiter::Source::Redis,
+        }
     }
 
     fn text(s: &str) -> HeaderValue {

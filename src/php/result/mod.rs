@@ -1,4 +1,4 @@
-//! `RateLimitResult`: one decision as PHP sees it, a final class with seven
+//! `RateLimitResult`: one decision as PHP sees it, a final class with eight
 //! `public readonly` typed properties that PHP itself enforces.
 //!
 //! ext-php-rs cannot declare typed or readonly properties, so the class entry
@@ -32,7 +32,7 @@ use ext_php_rs::zend::{ce, ClassEntry};
 
 use crate::error::{Error, Result};
 use crate::limiter::compound::Decision;
-use crate::limiter::Outcome;
+use crate::limiter::{Outcome, Source};
 use crate::php::args::values;
 use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
@@ -43,7 +43,7 @@ use crate::php::result::style_arg::StyleArg;
 pub const CLASS: &str = "RateLimitResult";
 
 /// The properties, in declaration order, with their types.
-const PROPERTIES: [(&str, u32); 7] = [
+const PROPERTIES: [(&str, u32); 8] = [
     ("allowed", MAY_BE_BOOL),
     ("limit", MAY_BE_LONG),
     ("remaining", MAY_BE_LONG),
@@ -51,6 +51,7 @@ const PROPERTIES: [(&str, u32); 7] = [
     ("resetAfter", MAY_BE_DOUBLE),
     ("delay", MAY_BE_DOUBLE),
     ("wouldDeny", MAY_BE_BOOL),
+    ("source", MAY_BE_STRING),
 ];
 
 /// A decision on its way to PHP: becomes a `RateLimitResult` object with its
@@ -94,9 +95,9 @@ impl IntoZval for RateLimitResult {
 /// found once per process: the class is final, so every object has its
 /// layout, and looking each name up again cost six hash lookups per result
 /// (a consumeMany of 1,000 ids makes 1,000 results).
-static OFFSETS: OnceLock<[u32; 7]> = OnceLock::new();
+static OFFSETS: OnceLock<[u32; 8]> = OnceLock::new();
 
-/// Writes the seven properties of a new object.
+/// Writes the eight properties of a new object.
 fn fill(object: &mut ZendObject, o: &Outcome) {
     let at = OFFSETS.get_or_init(|| {
         PROPERTIES.map(|(name, _)| zend_api::property_offset(object.ce, name).expect("RateLimitResult declares its properties at MINIT"))
@@ -110,6 +111,9 @@ fn fill(object: &mut ZendObject, o: &Outcome) {
         zend_api::write_slot(object, at[4], |z| z.set_double(o.reset_after()));
         zend_api::write_slot(object, at[5], |z| z.set_double(o.delay()));
         zend_api::write_slot(object, at[6], |z| z.set_bool(o.would_deny));
+        zend_api::write_slot(object, at[7], |z| {
+            let _ = z.set_string(o.source.name(), false);
+        });
     }
 }
 
@@ -125,7 +129,7 @@ pub struct RateLimitResultObject {
 }
 
 /// The constructor's parameters, in order.
-const PARAMS: [&str; 7] = ["allowed", "limit", "remaining", "retryAfter", "resetAfter", "delay", "wouldDeny"];
+const PARAMS: [&str; 8] = ["allowed", "limit", "remaining", "retryAfter", "resetAfter", "delay", "wouldDeny", "source"];
 
 /// Seconds: a finite float >= 0 (0.0 when the argument is omitted), kept in
 /// whole microseconds as every decision is.
@@ -153,13 +157,24 @@ struct Given<'a> {
     reset: Option<&'a Zval>,
     delay: Option<&'a Zval>,
     would_deny: Option<&'a Zval>,
+    source: Option<&'a Zval>,
 }
 
 /// What `new RateLimitResult(...)` checks: `$limit` >= 1, `0 <= $remaining <= $limit`,
 /// times finite and >= 0, `$wouldDeny` only with `$allowed` (a dry run's
 /// answer). Types are read as PHP's coercive mode reads them.
 fn outcome_of(allowed: &Zval, given: Given) -> Result<Outcome> {
-    let Given { limit, remaining, retry, reset, delay, would_deny } = given;
+    let Given { limit, remaining, retry, reset, delay, would_deny, source } = given;
+    let source = match source {
+        Some(z) => {
+            let name = values::string_param("source", z)?;
+            std::str::from_utf8(&name)
+                .ok()
+                .and_then(Source::parse)
+                .ok_or_else(|| Error::value("source", "must be one of 'redis', 'memory', 'cache', 'local' or 'on_error'"))?
+        }
+        None => Source::Redis,
+    };
     let allowed = values::bool_param("allowed", allowed)?;
     let would_deny = match would_deny {
         Some(z) => values::bool_param("wouldDeny", z)?,
@@ -184,6 +199,7 @@ fn outcome_of(allowed: &Zval, given: Given) -> Result<Outcome> {
         reset_after_us: micros("resetAfter", reset)?,
         delay_us: micros("delay", delay)?,
         would_deny,
+        source,
     })
 }
 
@@ -199,8 +215,9 @@ impl RateLimitResultObject {
         resetAfter: Option<&Zval>,
         delay: Option<&Zval>,
         wouldDeny: Option<&Zval>,
+        source: Option<&Zval>,
     ) -> PhpResult<Self> {
-        let given = Given { limit, remaining, retry: retryAfter, reset: resetAfter, delay, would_deny: wouldDeny };
+        let given = Given { limit, remaining, retry: retryAfter, reset: resetAfter, delay, would_deny: wouldDeny, source };
         let outcome = outcome_of(allowed, given).map_err(|e| in_call(e, &format!("{CLASS}::__construct"), &PARAMS))?;
         let this = zend_api::this_object(RateLimitResultObject::get_metadata().ce())
             .ok_or_else(|| PhpException::from_message(format!("{CLASS}::__construct() called without an object")))?;
@@ -233,8 +250,9 @@ impl RateLimitResultObject {
 }
 
 impl Finish for RateLimitResultObject {
-    /// The seven readonly properties, and the constructor's parameter types:
-    /// `bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, ..., bool $wouldDeny = false`.
+    /// The eight readonly properties, and the constructor's parameter types:
+    /// `bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, ..., bool $wouldDeny = false,
+    /// string $source = 'redis'`.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
         for (name, mask) in PROPERTIES {
             zend_api::declare_readonly(ce, name, mask)?;
@@ -247,6 +265,7 @@ impl Finish for RateLimitResultObject {
             (MAY_BE_DOUBLE, Some(c"0.0")),
             (MAY_BE_DOUBLE, Some(c"0.0")),
             (MAY_BE_BOOL, Some(c"false")),
+            (MAY_BE_STRING, Some(c"'redis'")),
         ];
         for (i, (name, (mask, default))) in PARAMS.iter().zip(types).enumerate() {
             zend_api::set_parameter(ce, "__construct", i, name, mask, default)?;

@@ -58,10 +58,12 @@
 //! the connection closes once no caller is left waiting on it. A Sentinel
 //! target's master and TLS are shared the same way; a cluster keeps the lanes.
 
+pub mod breaker;
 mod connect;
 mod failure;
 mod hold;
 mod lanes;
+mod local;
 pub mod multiplex;
 mod places;
 pub mod sentinel;
@@ -69,7 +71,7 @@ mod shared;
 
 use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use ::redis::{RedisError, RedisResult};
@@ -78,6 +80,8 @@ use parking_lot::Mutex;
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
+use crate::redis::pool::breaker::{Breaker, BreakerState};
+use crate::redis::pool::local::LocalStore;
 use crate::redis::pool::multiplex::PLACES;
 use crate::redis::pool::places::{close_idle, idle_in, module_known_in, open_in, LaneConn, Shared};
 use crate::redis::rules::retry;
@@ -96,6 +100,14 @@ pub struct TargetConnections {
     failures: AtomicU64,
     /// `TICK` at the last call: the least recently used connection closes first.
     last_used: AtomicU64,
+    /// Refuses calls at once for a while after one could not reach the target (`breaker`).
+    breaker: Breaker,
+    /// Decisions this process made itself while the target could not answer
+    /// (`ratelimit.on_error = local`), dropped once it answers again (`local`).
+    local: Mutex<Option<LocalStore>>,
+    /// Whether `local` holds anything: read after every answered call, so a
+    /// call with nothing local to drop costs one atomic load.
+    local_held: AtomicBool,
 }
 
 static POOL: Lazy<Mutex<HashMap<Target, Arc<TargetConnections>>>> = Lazy::new(Default::default);
@@ -142,6 +154,9 @@ pub fn connections(target: Target) -> Arc<TargetConnections> {
         opened: AtomicU64::new(0),
         failures: AtomicU64::new(0),
         last_used: AtomicU64::new(TICK.fetch_add(1, Ordering::Relaxed)),
+        breaker: Breaker::default(),
+        local: Mutex::new(None),
+        local_held: AtomicBool::new(false),
     });
     pool.insert(target, conns.clone());
     enforce_bound(&mut pool, &conns);
@@ -185,6 +200,10 @@ pub struct TargetState {
     pub path: Option<&'static str>,
     pub opened: u64,
     pub failures: u64,
+    /// Its breaker (`breaker`): open or closed, openings, calls refused.
+    pub breaker: BreakerState,
+    /// Keys decided in this process while it could not answer (`ratelimit.on_error = local`).
+    pub local_keys: usize,
 }
 
 /// Pool-wide numbers for `php --ri ratelimit`.
@@ -214,6 +233,8 @@ pub fn state() -> Vec<TargetState> {
             path: module_known_in(&s.lanes, generation).or_else(|| module_known_in(&s.shared, generation)).map(crate::redis::decide::path),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
+            breaker: s.breaker.state(),
+            local_keys: s.local_keys(),
         })
         .collect();
     rows.sort_by(|a, b| a.target.cmp(&b.target));
