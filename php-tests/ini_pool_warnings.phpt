@@ -55,18 +55,18 @@ request 1: 200 on_error=throw redis_url=RL_URL
 request 2: 200 on_error=throw redis_url=RL_URL
 request 3: 200 on_error=throw redis_url=RL_URL
 web server log:
-  ratelimit.on_error: "bogus" is not a valid value (expected throw, allow or deny); keeping "throw"
+  ratelimit.on_error: "bogus" is not a valid value (expected throw, allow, deny or local); keeping "throw"
   ratelimit.redis_url is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "***@myredis:6379"; keeping "RL_URL"
 pool log: nothing
 -- development php.ini, catch_workers_output = yes
 request 1: 200 Warning: PHP Request Startup: ratelimit.redis_url is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "***@myredis:6379"; keeping "RL_URL" in Unknown on line 0
-  Warning: PHP Request Startup: ratelimit.on_error: "bogus" is not a valid value (expected throw, allow or deny); keeping "throw" in Unknown on line 0
+  Warning: PHP Request Startup: ratelimit.on_error: "bogus" is not a valid value (expected throw, allow, deny or local); keeping "throw" in Unknown on line 0
   on_error=throw redis_url=RL_URL
 request 2: 200 on_error=throw redis_url=RL_URL
 request 3: 200 on_error=throw redis_url=RL_URL
 web server log:
-  ratelimit.on_error: "bogus" is not a valid value (expected throw, allow or deny); keeping "throw"
+  ratelimit.on_error: "bogus" is not a valid value (expected throw, allow, deny or local); keeping "throw"
   ratelimit.redis_url is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "***@myredis:6379"; keeping "RL_URL"
 pool log:
-  ratelimit.on_error: "bogus" is not a valid value (expected throw, allow or deny); keeping "throw"
+  ratelimit.on_error: "bogus" is not a valid value (expected throw, allow, deny or local); keeping "throw"
   ratelimit.redis_url is not a valid Redis DSN (expected redis://host[:port][/db], rediss://… or unix:///path): "***@myredis:6379"; keeping "RL_URL"

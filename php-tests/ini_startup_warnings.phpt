@@ -31,7 +31,7 @@ Warning: PHP Startup: ratelimit.connect_timeout: "-1" is not a valid value (expe
 in force: 1.0, ini_set: false
 Warning: PHP Startup: ratelimit.timeout: "soon" is not a valid value (expected seconds, a number above 0 and at most 86400); keeping "1.0" in Unknown on line 0
 in force: 1.0, ini_set: false
-Warning: PHP Startup: ratelimit.on_error: "bogus" is not a valid value (expected throw, allow or deny); keeping "throw" in Unknown on line 0
+Warning: PHP Startup: ratelimit.on_error: "bogus" is not a valid value (expected throw, allow, deny or local); keeping "throw" in Unknown on line 0
 in force: throw, ini_set: false
 Warning: PHP Startup: ratelimit.block_cache: "sometimes" is not a valid value (expected 1, on, yes or true, or 0, off, no or false); keeping "0" in Unknown on line 0
 in force: 0, ini_set: false

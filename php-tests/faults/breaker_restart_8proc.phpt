@@ -1,0 +1,39 @@
+--TEST--
+Redis killed then restarted, 8 processes at full speed on one limiter (1,000 a minute), on_error=local: local answers within the share, no call waits, back to Redis within a retry interval, nothing counted twice
+--CONFLICTS--
+heavy
+--SKIPIF--
+<?php $needs = ['pcntl', 'posix']; require __DIR__ . '/../skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/outage.inc';
+foreach (RL_OUTAGE_INI as $k => $v) ini_set($k, $v);
+ini_set('error_log', $log = tempnam(sys_get_temp_dir(), 'rl-log'));
+$server = rl_start_redis();
+$port = $server['port'];
+$prefix = rl_prefix('restart');
+$children = rl_outage(
+    fn () => new SlidingWindowRateLimiter("redis://127.0.0.1:$port", $prefix, 60, 1000),
+    8, 0.2, 1.2, 1.9,
+    function () use (&$server) { rl_stop_redis($server, false); },
+    function () use (&$server, $port) { $server = rl_start_redis([], $port, $server['dir']); },
+);
+rl_outage_report($children, 1.0, 100, true, false);
+// The restarted server starts empty: what it holds is what it admitted after the restart, once each.
+$held = (int) rl_redis($port)->rawCommand('ZCARD', "$prefix:u");
+$admitted = rl_redis_allowed($children, 2);
+echo "Redis holds what it admitted after the restart: ", var_export($held >= $admitted && $held <= $admitted + rl_slow_calls($children) && $held <= 1000, true), " ($held, $admitted)\n";
+rl_stop_redis($server);
+unlink($log);
+?>
+--EXPECTF--
+children ran: true
+local answers admit at most the share per process: true
+one slow call per interval at most: true
+no call waits more than a probe's timeouts: true
+p99 latency in the outage within 20 ms: true
+back to Redis within one retry interval: true
+no call failed: true
+-- measured
+%A
+Redis holds what it admitted after the restart: true (%d, %d)
