@@ -20,8 +20,9 @@
  * 'rateLimitRedis' in the application params (a DSN such as
  * 'redis://10.0.0.5:6379/2' or a phpredis-style array), else ratelimit.redis_url.
  *
- * Redis trouble: with ratelimit.on_error = allow or deny in php.ini the
- * extension answers by itself and no exception reaches this filter; with
+ * Redis trouble: with ratelimit.on_error = allow, deny or local in php.ini the
+ * extension answers by itself (local: decided in this process for its share
+ * of the limit, an answer like any other) and no exception reaches this filter; with
  * `throw` (the default) the request ends with 503 and the cause is logged,
  * so an outage is neither silent nor an open door.
  */

@@ -20,7 +20,7 @@ $r = $fw->consume('a');
 var_dump($r->source, $r->remaining);
 
 rl_stop_redis($server, false);
-echo "-- Redis is down: 10 % of each limit, in this process\n";
+echo "-- Redis is down: 10 % of each limit, in this process (the limit the limiter's own)\n";
 $r = $fw->consume('a');
 var_dump($r->allowed, $r->source, $r->limit, $r->remaining);
 $n = 1;
@@ -42,17 +42,18 @@ foreach ([
     $n = 0;
     while ($l->isAllowed('a') && $n < 100) $n++;
     $r = $l->consume('a');
-    printf("%s: admitted %d, then %s (%s, limit %d)\n", get_class($l), $n, $r->allowed ? 'allowed' : 'denied', $r->source, $r->limit);
+    printf("%s: admitted %d, then %s (%s, limit %d, remaining %d)\n", get_class($l), $n, $r->allowed ? 'allowed' : 'denied', $r->source, $r->limit, $r->remaining);
 }
 $c = new CompoundRateLimiter([new FixedWindowRateLimiter($url, 'c1', 60, 30), new TokenBucketRateLimiter($url, 'c2', 50, 1.0)]);
 $n = 0;
 while ($c->isAllowed('a') && $n < 100) $n++;
 $r = $c->consume('a');
-printf("compound: admitted %d, then %s (%s, limit %d)\n", $n, $r->allowed ? 'allowed' : 'denied', $r->source, $r->limit);
+printf("compound: admitted %d, then %s (%s, limit %d, remaining %d)\n", $n, $r->allowed ? 'allowed' : 'denied', $r->source, $r->limit, $r->remaining);
 $dry = $fw->withDryRun()->consume('a');
 var_dump($dry->allowed, $dry->wouldDeny, $dry->source);
 ini_set('ratelimit.local_share', '0');
-echo "local_share 0 admits 1: ", var_export((new FixedWindowRateLimiter($url, 'zero', 60, 1000))->consume('a')->limit === 1, true), "\n";
+$zero = new FixedWindowRateLimiter($url, 'zero', 60, 1000);
+echo "local_share 0 admits 1: ", var_export($zero->isAllowed('a') && !$zero->isAllowed('a'), true), "\n";
 ini_set('ratelimit.local_share', '0.1');
 rl_throws(fn () => $fw->reset('a'));
 $b = RateLimitMetrics::breakers()[$url];
@@ -74,10 +75,10 @@ unlink($log);
 --EXPECTF--
 string(5) "redis"
 int(999)
--- Redis is down: 10 %% of each limit, in this process
+-- Redis is down: 10 %% of each limit, in this process (the limit the limiter's own)
 bool(true)
 string(5) "local"
-int(100)
+int(1000)
 int(99)
 fixed window admitted 100 locally
 bool(false)
@@ -90,12 +91,12 @@ string(5) "local"
 int(98)
 int(98)
 a cost above the share is denied here: true
-SlidingWindowRateLimiter: admitted 5, then denied (local, limit 5)
-SlidingWindowRateLimiter: admitted 5, then denied (local, limit 5)
-TokenBucketRateLimiter: admitted 4, then denied (local, limit 4)
-LeakyBucketRateLimiter: admitted 3, then denied (local, limit 3)
-GcraRateLimiter: admitted 2, then denied (local, limit 2)
-compound: admitted 3, then denied (local, limit 3)
+SlidingWindowRateLimiter: admitted 5, then denied (local, limit 50, remaining 0)
+SlidingWindowRateLimiter: admitted 5, then denied (local, limit 50, remaining 0)
+TokenBucketRateLimiter: admitted 4, then denied (local, limit 40, remaining 0)
+LeakyBucketRateLimiter: admitted 3, then denied (local, limit 30, remaining 0)
+GcraRateLimiter: admitted 2, then denied (local, limit 20, remaining 0)
+compound: admitted 3, then denied (local, limit 30, remaining 0)
 bool(true)
 bool(true)
 string(5) "local"

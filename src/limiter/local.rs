@@ -5,6 +5,9 @@
 //! limit: `ratelimit.local_share` of it, rounded down, at least 1 (`scaled`).
 //! Each process answering alone admits at most its share, so a fleet of
 //! about 1 / share processes admits about the limit while Redis is away.
+//! An answer's `limit` stays the limiter's own (headers and the framework
+//! drop-ins keep speaking of the limit they configured); its `remaining` is
+//! what is left of this process's share.
 //!
 //! The one way in is `or_local`: every operation that has a local meaning
 //! hands it what Redis answered and how to decide locally; whatever it does
@@ -98,11 +101,11 @@ pub fn args_of(policy: &Policy) -> PolicyArgs {
 }
 
 /// A cost larger than the local share can hold can never be admitted here:
-/// denied, as `on_error = deny` denies, with the share's numbers.
-fn too_large(local: &Policy) -> Outcome {
+/// denied, as `on_error = deny` denies (`limit` the limiter's own).
+fn too_large(policy: &Policy) -> Outcome {
     Outcome {
         allowed: false,
-        limit: local.limit,
+        limit: policy.limit,
         remaining: 0,
         retry_after_us: 1_000_000,
         reset_after_us: 1_000_000,
@@ -117,14 +120,16 @@ fn too_large(local: &Policy) -> Outcome {
 pub fn decide(backend: &Backend, policy: &Policy, key: &[u8], op: Op, now_us: Option<i64>, share: LocalShare) -> Result<Outcome> {
     let local = scaled(policy, share.share);
     if op.cost() > local.max_cost {
-        return Ok(too_large(&local));
+        return Ok(too_large(policy));
     }
     let (per_call, n) = Policy::call_args(op, now_us);
     let args = args_of(&local);
     let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
     let call = EntryCall { entry, keys: &[key], counting: &[], args: &args, per_call: &per_call[..n] };
     let ints = backend.decide_locally(&call, share.keys)?;
-    Ok(Outcome { source: Source::Local, ..local.outcome(ints.as_slice())? })
+    // The limiter's own limit: headers and the framework drop-ins keep
+    // speaking of the limit they configured; `remaining` is the share's.
+    Ok(Outcome { source: Source::Local, ..policy.outcome(ints.as_slice())? })
 }
 
 /// A compound's `op` on its members' `keys`, all or nothing, decided in this
@@ -133,7 +138,7 @@ pub fn decide(backend: &Backend, policy: &Policy, key: &[u8], op: Op, now_us: Op
 pub fn decide_compound(backend: &Backend, policies: &[&Policy], keys: &[Vec<u8>], op: Op, share: LocalShare) -> Result<Vec<Outcome>> {
     let local: Vec<Policy> = policies.iter().map(|p| scaled(p, share.share)).collect();
     if local.iter().any(|p| op.cost() > p.max_cost) {
-        return Ok(local.iter().map(too_large).collect());
+        return Ok(policies.iter().map(|p| too_large(p)).collect());
     }
     let args = PolicyArgs::joined(local.iter().map(args_of).collect::<Vec<_>>().iter());
     let (per_call, n) = Policy::call_args(op, None);
@@ -146,7 +151,7 @@ pub fn decide_compound(backend: &Backend, policies: &[&Policy], keys: &[Vec<u8>]
     }
     reply
         .chunks_exact(4)
-        .zip(&local)
+        .zip(policies)
         .map(|(r, p)| Ok(Outcome { source: Source::Local, ..p.outcome(Ints::of_record(r[0], r[1], r[2], r[3]).as_slice())? }))
         .collect()
 }

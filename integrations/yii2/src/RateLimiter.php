@@ -23,7 +23,8 @@ use yii\web\TooManyRequestsHttpException;
  * continuous (Yii's drops the fraction of a token at each request); a 429 also
  * carries Retry-After; X-Rate-Limit-Reset is rounded up, and on a 429 says when
  * the bucket is full again (Yii's sends the whole window); when Redis fails,
- * ratelimit.on_error answers (allow, deny) or, with throw, the request gets a
+ * ratelimit.on_error answers (allow, deny, local: this process's share of the
+ * limit, with the usual headers) or, with throw, the request gets a
  * 503 and the cause is logged (Yii::error, category RateLimit\Yii2\RateLimiter).
  */
 class RateLimiter extends \yii\filters\RateLimiter

@@ -22,7 +22,8 @@ use Yiisoft\Yii\RateLimiter\CounterState;
  * it, but at least 1 (the last hit of a burst says 1, where 0 remain: Yii's
  * own Counter refuses that hit instead); the reset time is the Unix time
  * (whole seconds) at which the counter is back to $limit, as Yii's. Redis
- * failure: ratelimit.on_error answers (allow: accepted, deny: refused), or
+ * failure: ratelimit.on_error answers (allow: accepted, deny: refused, local:
+ * decided in this process for its share of the limit), or
  * with throw a RateLimiterException, which ServiceUnavailableMiddleware turns
  * into a 503 with the cause logged.
  */

@@ -15,7 +15,7 @@ use Psr\Log\LoggerInterface;
  * Put before LimitRequestsMiddleware: when Redis fails and ratelimit.on_error
  * is throw, the RateLimiterException of ExtensionCounter (or of any limiter
  * further in) becomes a 503 with the cause logged, where an error handler
- * would answer 500. With on_error allow or deny nothing is thrown.
+ * would answer 500. With on_error allow, deny or local nothing is thrown.
  */
 final class ServiceUnavailableMiddleware implements MiddlewareInterface
 {
