@@ -3,6 +3,7 @@ Redis Cluster failover under load: 8 processes on one token bucket while the mas
 --SKIPIF--
 <?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
 --CONFLICTS--

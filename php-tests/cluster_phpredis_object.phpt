@@ -3,6 +3,7 @@ A phpredis RedisCluster object as $connection (3 masters, 3 replicas, started by
 --SKIPIF--
 <?php $phpredis = 'a RedisCluster object as the connection argument'; $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.connect_timeout=2
 ratelimit.timeout=2
 --CONFLICTS--
@@ -159,7 +160,7 @@ masters holding keys: 3 of 3
 -- one pooled connection: the object, another object, the DSN of its masters
 targets => 1
 open connections => 1
-redis-cluster://HOST:PORT,HOST:PORT,HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH
+redis-cluster://HOST:PORT,HOST:PORT,HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH; breaker closed
 -- the object's read timeout (0.3 s) is used, not ratelimit.timeout (2 s)
 Y
 RateLimiterException: Redis at redis-cluster://%s: timed out%A

@@ -2,6 +2,8 @@
 Every class, one table: bad numbers, key prefixes, keys, connections and method arguments each raise ValueError/TypeError in PHP's words naming the parameter as the caller's form calls it, and nothing reaches Redis; then what only one class checks
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
+--INI--
+ratelimit.retry_interval=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';

@@ -82,7 +82,7 @@ rl_table($seen);
 ?>
 --EXPECTF--
 -- the whole RateLimitResult of a first call (its fields are the same for every class)
-object(RateLimitResult)#%d (7) {
+object(RateLimitResult)#%d (8) {
   ["allowed"]=>
   bool(true)
   ["limit"]=>
@@ -97,6 +97,8 @@ object(RateLimitResult)#%d (7) {
   float(0)
   ["wouldDeny"]=>
   bool(false)
+  ["source"]=>
+  string(5) "redis"
 }
 $remaining before any call: NULL
 5 calls: Y2 Y1 Y0 n0 n0

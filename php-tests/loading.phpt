@@ -26,7 +26,7 @@ bool(true)
 string(16) "RuntimeException"
 bool(true)
 bool(true)
-array(12) {
+array(14) {
   [0]=>
   string(19) "ratelimit.redis_url"
   [1]=>
@@ -51,6 +51,10 @@ array(12) {
   string(17) "ratelimit.metrics"
   [11]=>
   string(19) "ratelimit.multiplex"
+  [12]=>
+  string(21) "ratelimit.local_share"
+  [13]=>
+  string(24) "ratelimit.retry_interval"
 }
 string $id = ''
 int $cost = 1

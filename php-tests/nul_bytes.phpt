@@ -53,4 +53,4 @@ exit 0, stderr ''
 ratelimit.redis_url => redis://HOST:PORT => redis://HOST:PORT
 ratelimit.key_prefix => pre\0fix: => no value
 Connection pool (this process) => State
-redis://HOST:PORT => closed, opened 0 time(s), 0 failure(s)
+redis://HOST:PORT => closed, opened 0 time(s), 0 failure(s); breaker closed

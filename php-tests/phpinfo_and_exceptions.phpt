@@ -57,6 +57,8 @@ ratelimit.server_module => auto => auto
 ratelimit.dry_run => 0 => 0
 ratelimit.metrics => off => off
 ratelimit.multiplex => auto => auto
+ratelimit.local_share => 0.1 => 0.1
+ratelimit.retry_interval => 1.0 => 1.0
 
 Connection pool (this process) => State
 max connections => 64
@@ -64,7 +66,7 @@ targets => 1
 open connections => 1
 closed by the bound (least recently used) => 0
 dropped (no connection, no limiter) => 0
-redis://HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH
+redis://HOST:PORT => open, opened 1 time(s), 0 failure(s), decided by PATH; breaker closed
 server module => auto (used where the server has it)
 
 Block cache (this process) => State

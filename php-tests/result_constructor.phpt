@@ -37,7 +37,9 @@ rl_throws(fn () => new RateLimitResult(true, 5, INF));   // 2.5 is PHP's coercio
 rl_throws(fn () => new RateLimitResult([], 5, 0));
 rl_throws(fn () => new RateLimitResult(true, 5, 0, 'soon'));
 rl_throws(fn () => new RateLimitResult(true, 5));
-rl_throws(fn () => new RateLimitResult(true, 5, 0, 0.0, 0.0, 0.0, false, 'extra'));
+rl_throws(fn () => new RateLimitResult(true, 5, 0, 0.0, 0.0, 0.0, false, 'redis', 'extra'));
+rl_throws(fn () => new RateLimitResult(true, 5, 0, source: 'bogus'));
+var_dump((new RateLimitResult(true, 5, 0, source: 'local'))->source);
 rl_throws(fn () => new RateLimitResult(false, 5, 0, 1.0, wouldDeny: true));
 echo "-- a dry run's answer: accepted, and enforcing would have denied it\n";
 $r = new RateLimitResult(true, 5, 0, 2.0, 2.0, wouldDeny: true);
@@ -63,8 +65,9 @@ try {
   float $resetAfter = 0.0
   float $delay = 0.0
   bool $wouldDeny = false
+  string $source = 'redis'
 -- built by PHP code
-object(RateLimitResult)#7 (7) {
+object(RateLimitResult)#8 (8) {
   ["allowed"]=>
   bool(false)
   ["limit"]=>
@@ -79,6 +82,8 @@ object(RateLimitResult)#7 (7) {
   float(0)
   ["wouldDeny"]=>
   bool(false)
+  ["source"]=>
+  string(5) "redis"
 }
 Array
 (
@@ -114,7 +119,9 @@ TypeError: RateLimitResult::__construct(): Argument #3 ($remaining) must be of t
 TypeError: RateLimitResult::__construct(): Argument #1 ($allowed) must be of type bool, array given
 TypeError: RateLimitResult::__construct(): Argument #4 ($retryAfter) must be of type float, string given
 ArgumentCountError: RateLimitResult::__construct() expects at least 3 arguments, 2 given
-ArgumentCountError: RateLimitResult::__construct() expects at most 7 arguments, 8 given
+ArgumentCountError: RateLimitResult::__construct() expects at most 8 arguments, 9 given
+ValueError: RateLimitResult::__construct(): Argument #8 ($source) must be one of 'redis', 'memory', 'cache', 'local' or 'on_error'
+string(5) "local"
 ValueError: RateLimitResult::__construct(): Argument #7 ($wouldDeny) must be false when $allowed is false (only a dry run's accepted request would have been denied)
 -- a dry run's answer: accepted, and enforcing would have denied it
 bool(true)

@@ -66,6 +66,7 @@ float $retryAfter: readonly, no default, initialized
 float $resetAfter: readonly, no default, initialized
 float $delay: readonly, no default, initialized
 bool $wouldDeny: readonly, no default, initialized
+string $source: readonly, no default, initialized
 -- written or unset from PHP: PHP's own readonly errors
 Error: Cannot modify readonly property RateLimitResult::$allowed
 Error: Cannot modify readonly property RateLimitResult::$limit

@@ -3,6 +3,7 @@ At most once, Redis Cluster (3 masters): a call whose key's master stalls (DEBUG
 --SKIPIF--
 <?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.timeout=0.2
 ratelimit.connect_timeout=0.2
 --CONFLICTS--

@@ -3,6 +3,7 @@ At most once through a failover, Redis Cluster: the master owning a token bucket
 --SKIPIF--
 <?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
 --CONFLICTS--

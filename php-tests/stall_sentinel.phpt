@@ -3,6 +3,7 @@ At most once, Redis Sentinel: a call whose master stalls (DEBUG SLEEP, CLIENT PA
 --SKIPIF--
 <?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.timeout=0.2
 ratelimit.connect_timeout=0.2
 --CONFLICTS--

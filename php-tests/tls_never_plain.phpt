@@ -3,6 +3,7 @@ TLS asked for in any form never falls back to plain TCP (a phpredis object's: ph
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.connect_timeout=0.3
 ratelimit.timeout=0.3
 --CONFLICTS--

@@ -8,7 +8,9 @@
 // ini ratelimit.redis_url: default connection (null or short form), default "redis://127.0.0.1:6379"
 // ini ratelimit.connect_timeout: seconds to open a connection, default 1.0
 // ini ratelimit.timeout: seconds for one command's reply, default 1.0
-// ini ratelimit.on_error: throw|allow|deny when Redis fails at call time, default throw
+// ini ratelimit.on_error: throw|allow|deny|local when Redis fails at call time (local: decided in this process for ratelimit.local_share of the limit), default throw
+// ini ratelimit.local_share: with on_error = local: the share of each limit (0..1, rounded down, at least 1) one process admits by itself, default 0.1
+// ini ratelimit.retry_interval: seconds a target's breaker stays open (its calls get the on_error answer at once) after a call could not reach it, +-20 %, before one call tries it again; 0: no breaker; default 1.0
 // ini ratelimit.key_prefix: prepended to every Redis key, read at construction, default ""
 // ini ratelimit.block_cache: remember denials in process memory until their retryAfter has passed (no round trip for them), default 0
 // ini ratelimit.block_cache_size: entries the block cache holds per process (1..10000000), default 10000
@@ -108,11 +110,16 @@ final class RateLimitResult
     public readonly bool $wouldDeny;
 
     /**
+     * What decided: 'redis' (Redis, the Lua library or the server module), 'memory' (a memory:// target), 'cache' (the block cache), 'local' (this process, ratelimit.on_error = local) or 'on_error' (an allow/deny answer).
+     */
+    public readonly string $source;
+
+    /**
      * A decision built by PHP code, e.g. for a test double of a limiter.
      * @throws ValueError when $limit < 1, $remaining is not within 0..$limit, a time is negative or not finite,
-     * or $wouldDeny is true with $allowed false
+     * or $wouldDeny is true with $allowed false, or $source is not one of 'redis', 'memory', 'cache', 'local', 'on_error'
      */
-    public function __construct(bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, float $resetAfter = 0.0, float $delay = 0.0, bool $wouldDeny = false) {}
+    public function __construct(bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, float $resetAfter = 0.0, float $delay = 0.0, bool $wouldDeny = false, string $source = 'redis') {}
 
     /**
      * The rate-limit header fields of this decision, by $style:
@@ -237,6 +244,19 @@ final class RateLimitMetrics
      * @return array<string, array{allowed: int, denied: int, would_deny: int, errors: int, on_error: int, block_cache: int}>
      */
     public static function local(): array {}
+
+    /**
+     * This process's answers by what gave them, per limiter (limiters with no answer left out); counted when ratelimit.metrics is local or redis.
+     * @return array<string, array{redis: int, memory: int, cache: int, local: int, on_error: int}>
+     */
+    public static function sources(): array {}
+
+    /**
+     * Each Redis target's breaker in this process, by target (its DSN without a password): closed or open, seconds it stays open,
+     * times it opened, calls it refused, the failure that opened it, keys decided locally (ratelimit.on_error = local).
+     * @return array<string, array{state: 'closed'|'open', open_for: float, opens: int, refused: int, cause: string, local_keys: int}>
+     */
+    public static function breakers(): array {}
 
     /**
      * Every process's counters over the last $minutes minutes (1..60, the current one included; the server's clock),

@@ -8,6 +8,7 @@ ratelimit.retry_interval=0.3
 --FILE--
 <?php
 require __DIR__ . '/../config.inc';
+ini_set("log_errors", "1");
 ini_set('error_log', $log = tempnam(sys_get_temp_dir(), 'rl-log'));
 $down = 'redis://127.0.0.1:' . rl_free_port();
 $l = new FixedWindowRateLimiter($down, 'p', 60, 10);

@@ -8,6 +8,7 @@ heavy
 <?php
 require __DIR__ . '/outage.inc';
 foreach (RL_OUTAGE_INI as $k => $v) ini_set($k, $v);
+ini_set("log_errors", "1");
 ini_set('error_log', $log = tempnam(sys_get_temp_dir(), 'rl-log'));
 $server = rl_start_redis();
 $port = $server['port'];
@@ -31,7 +32,7 @@ unlink($log);
 --EXPECTF--
 children ran: true
 local answers admit at most the share per process: true
-one slow call per interval at most: true
+at most one call per interval waits a timeout: true
 no call waits more than a probe's timeouts: true
 p99 latency in the outage within 20 ms: true
 back to Redis within one retry interval: true

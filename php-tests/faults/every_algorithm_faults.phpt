@@ -3,6 +3,7 @@ Every algorithm through faults: FUNCTION FLUSH, a server that lost its function 
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.connect_timeout=0.3
 --FILE--
 <?php

@@ -3,6 +3,7 @@ ratelimit.on_error with an unreachable server: throw (within connect_timeout), a
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ratelimit.connect_timeout=0.3
 --FILE--
 <?php

@@ -3,6 +3,7 @@ Redis killed and restarted on the same port: calls fail cleanly while it is down
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/../skipif.inc'; ?>
 --INI--
+ratelimit.retry_interval=0
 ; the Lua library's reload is what this test watches
 ratelimit.server_module=off
 ratelimit.connect_timeout=0.5

@@ -5,13 +5,19 @@
 
 use std::ffi::CString;
 
-use crate::php::engine::symbols::php_log_err_with_severity;
+use crate::php::engine::symbols::{php_log_err_with_severity, zend_ini_long};
 
 /// syslog's LOG_WARNING, for the error log's severity.
 const LOG_WARNING: std::ffi::c_int = 4;
 
-/// Logs `message` as a PHP warning line in the error log.
+/// Logs `message` as a PHP warning line in the error log, when PHP logs
+/// errors (`log_errors`, as PHP's own warnings).
 pub fn warning(message: &str) {
+    const LOG_ERRORS: &std::ffi::CStr = c"log_errors";
+    // SAFETY: a NUL-terminated name and its length; the engine only reads it.
+    if unsafe { zend_ini_long(LOG_ERRORS.as_ptr(), LOG_ERRORS.to_bytes().len(), 0) } == 0 {
+        return;
+    }
     let Ok(line) = CString::new(format!("PHP Warning:  {message}")) else { return };
     // SAFETY: a NUL-terminated string alive for the call; the engine copies it.
     unsafe { php_log_err_with_severity(line.as_ptr(), LOG_WARNING) };

@@ -32,6 +32,8 @@ extern "C" {
     /// main/php.h: a line for the error log (`error_log`, or the SAPI's log),
     /// past any user error handler; `syslog_type` as syslog's (4: LOG_WARNING).
     pub fn php_log_err_with_severity(message: *const c_char, syslog_type: c_int);
+    /// Zend/zend_ini.h: an ini setting's value as an integer (`INI_INT`).
+    pub fn zend_ini_long(name: *const c_char, name_length: usize, orig: c_int) -> i64;
 }
 
 // Zend/zend_API.h, the weak-mode conversions of a parameter (ZEND_FASTCALL is

@@ -94,13 +94,17 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
 }
 
 /// A target's breaker as phpinfo says it: "breaker closed", or "breaker
-/// open for 0.412 s more", with its openings and what it holds locally.
+/// open for 0.412 s more", with its openings and what it holds locally
+/// once it has opened.
 fn breaker(b: &pool::breaker::BreakerState, local_keys: usize) -> String {
     let state = match b.open_for {
         None => "breaker closed".to_string(),
         Some(s) if s > 0.0 => format!("breaker open for {s:.3} s more"),
         Some(_) => "breaker open, one call trying the target again".to_string(),
     };
+    if b.opens == 0 {
+        return state;
+    }
     let local = if local_keys > 0 { format!(", {local_keys} key(s) decided in this process") } else { String::new() };
     format!("{state} (opened {} time(s), {} call(s) refused{local})", b.opens, b.refused)
 }

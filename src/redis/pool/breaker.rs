@@ -55,10 +55,12 @@ fn now_ns() -> u64 {
 }
 
 /// Whether a failure says the server could not be reached or did not
-/// answer (what opens the breaker), rather than answered with an error
-/// (WRONGTYPE, NOAUTH, OOM: the server is there).
+/// answer (what opens the breaker): a timeout, a refused connection, one
+/// lost or reset. Not an error reply (WRONGTYPE, NOAUTH, OOM: the server is
+/// there), nor a TLS certificate that does not verify (each call would fail
+/// the same way, at once: nothing to wait for).
 pub fn unreachable(e: &RedisError) -> bool {
-    e.is_io_error() || e.is_timeout() || e.is_connection_refusal() || e.is_connection_dropped()
+    e.is_timeout() || e.is_connection_refusal() || e.is_connection_dropped()
 }
 
 /// What a call may do now.
