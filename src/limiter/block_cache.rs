@@ -135,6 +135,7 @@ mod tests {
             reset_after_us: 2 * retry_ms * 1000,
             delay_us: 0,
             would_deny: false,
+            source: crate::limiter::Source::Redis,
         }
     }
 

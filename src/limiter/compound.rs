@@ -210,7 +210,7 @@ impl Compound {
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
-        let decided = local::or_local(decided, &opts, |share| self.local(&call.keys[..self.members.len()], op, share));
+        let decided = local::or_local(decided, opts.on_error, opts.local, |share| self.local(&call.keys[..self.members.len()], op, share));
         let (outcome, members) = split(decided);
         self.concluded(&conclude, outcome, members, opts.on_error)
     }
@@ -249,7 +249,9 @@ impl Compound {
         .map(|each: Vec<Result<Decision>>| {
             each.into_iter()
                 .zip(&calls)
-                .map(|(r, keys)| local::or_local(r, &opts, |share| self.local(&keys[..self.members.len()], Op::Consume(cost), share)))
+                .map(|(r, keys)| {
+                    local::or_local(r, opts.on_error, opts.local, |share| self.local(&keys[..self.members.len()], Op::Consume(cost), share))
+                })
                 .collect()
         });
         // Concluded as one limiter's batch (`Conclude::batch`); each call's

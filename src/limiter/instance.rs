@@ -236,7 +236,8 @@ impl Limiter {
         if let (true, Ok(o)) = (cached, &decided) {
             self.remember(&key, op.cost(), o, opts);
         }
-        let decided = local::or_local(decided, &opts, |share| local::decide(&self.backend, &self.policy, &key, op, now_us, share));
+        let decided =
+            local::or_local(decided, opts.on_error, opts.local, |share| local::decide(&self.backend, &self.policy, &key, op, now_us, share));
         conclude.one(decided, false)
     }
 
@@ -341,7 +342,11 @@ impl Limiter {
         .map(|each: Vec<Result<Outcome>>| {
             each.into_iter()
                 .zip(&keys)
-                .map(|(r, key)| local::or_local(r, &opts, |share| local::decide(&self.backend, &self.policy, key, Op::Consume(cost), now_us, share)))
+                .map(|(r, key)| {
+                    local::or_local(r, opts.on_error, opts.local, |share| {
+                        local::decide(&self.backend, &self.policy, key, Op::Consume(cost), now_us, share)
+                    })
+                })
                 .collect()
         });
         let mut fresh = conclude.batch(decided, keys.len())?.into_iter().map(Ok);

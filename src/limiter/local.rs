@@ -19,7 +19,6 @@ use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
-use crate::limiter::instance::CallOptions;
 use crate::limiter::params::arg;
 use crate::limiter::{Algorithm, OnError, Op, Outcome, Policy, Source};
 
@@ -37,13 +36,13 @@ impl Default for LocalShare {
 }
 
 /// What Redis decided, or, when it could not (`Error::Redis`) and
-/// `opts.on_error` says local, what `locally` decides in this process.
+/// `on_error` says local (`CallOptions::on_error`, `CallOptions::local`), what `locally` decides in this process.
 /// Any other answer, and a local decision that fails too, is returned as it
 /// is, for `Conclude` (which throws the failure then).
-pub fn or_local<T>(decided: Result<T>, opts: &CallOptions, locally: impl FnOnce(LocalShare) -> Result<T>) -> Result<T> {
+pub fn or_local<T>(decided: Result<T>, on_error: OnError, share: LocalShare, locally: impl FnOnce(LocalShare) -> Result<T>) -> Result<T> {
     match decided {
-        Err(Error::Redis(cause)) if opts.on_error == OnError::Local => {
-            locally(opts.local).map_err(|e| Error::Redis(format!("{cause}; deciding in this process failed too: {e}")))
+        Err(Error::Redis(cause)) if on_error == OnError::Local => {
+            locally(share).map_err(|e| Error::Redis(format!("{cause}; deciding in this process failed too: {e}")))
         }
         other => other,
     }
@@ -199,22 +198,14 @@ mod tests {
 
     #[test]
     fn only_a_redis_failure_is_decided_locally_and_only_with_local() {
-        let opts = |on_error| CallOptions {
-            timeouts: crate::redis::pool::Timeouts { connect: std::time::Duration::ZERO, reply: std::time::Duration::ZERO },
-            on_error,
-            block_cache: 0,
-            server_module: false,
-            dry_run: false,
-            metrics: crate::metrics::Mode::Off,
-            local: LocalShare::default(),
-        };
+        let share = LocalShare::default();
         let down = || Err::<i32, _>(Error::Redis("down".into()));
-        assert_eq!(or_local(down(), &opts(OnError::Local), |_| Ok(7)), Ok(7));
-        assert_eq!(or_local(down(), &opts(OnError::Allow), |_| Ok(7)), down());
-        assert_eq!(or_local(Ok(1), &opts(OnError::Local), |_| Ok(7)), Ok(1));
+        assert_eq!(or_local(down(), OnError::Local, share, |_| Ok(7)), Ok(7));
+        assert_eq!(or_local(down(), OnError::Allow, share, |_| Ok(7)), down());
+        assert_eq!(or_local(Ok(1), OnError::Local, share, |_| Ok(7)), Ok(1));
         let bad = Err::<i32, _>(Error::value("cost", "x"));
-        assert_eq!(or_local(bad.clone(), &opts(OnError::Local), |_| Ok(7)), bad);
-        let both = or_local(down(), &opts(OnError::Local), |_| Err(Error::Redis("full".into()))).unwrap_err().to_string();
+        assert_eq!(or_local(bad.clone(), OnError::Local, share, |_| Ok(7)), bad);
+        let both = or_local(down(), OnError::Local, share, |_| Err(Error::Redis("full".into()))).unwrap_err().to_string();
         assert!(both.starts_with("down; deciding in this process failed too"), "{both}");
     }
 }

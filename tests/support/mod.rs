@@ -151,6 +151,7 @@ pub const OPTS: CallOptions = CallOptions {
     server_module: true,
     dry_run: false,
     metrics: ratelimit::metrics::Mode::Off,
+    local: ratelimit::limiter::local::LocalShare { share: 0.1, keys: 10_000 },
 };
 
 impl RedisServer {

@@ -207,6 +207,7 @@ fn outcome_of(allowed: &Zval, given: Given) -> Result<Outcome> {
 impl RateLimitResultObject {
     /// A decision built by PHP code, for instance a test double of a limiter.
     #[php(optional = retryAfter)]
+    #[allow(clippy::too_many_arguments)] // PHP's constructor: one Rust parameter per PHP one
     pub fn __construct(
         allowed: &Zval,
         limit: &Zval,

@@ -4,15 +4,11 @@
 //! same key on two servers stays two keys. Bounded like the block cache: at
 //! most as many keys as the caller allows (`ratelimit.block_cache_size`),
 //! the oldest dropped first. Dropped whole when the target answers again
-//! (`TargetConnections::answered`), and in a forked child (each process
-//! answers for its own share).
-
-use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::Ordering;
+//! (`outage`: `TargetConnections::answered`), and in a forked child (each
+//! process answers for its own share).
 
 use ratelimit_core::store::Store;
-
-use crate::redis::pool::TargetConnections;
+use std::collections::{HashSet, VecDeque};
 
 pub struct LocalStore {
     generation: u32,
@@ -22,13 +18,19 @@ pub struct LocalStore {
     known: HashSet<Vec<u8>>,
 }
 
+impl Default for LocalStore {
+    fn default() -> Self {
+        LocalStore::new()
+    }
+}
+
 impl LocalStore {
-    fn new() -> Self {
+    pub fn new() -> Self {
         LocalStore { generation: crate::fork::generation(), store: Store::default(), order: VecDeque::new(), known: HashSet::new() }
     }
 
     /// Counts `keys` in, dropping the oldest keys beyond `bound`.
-    fn admit<K: AsRef<[u8]>>(&mut self, keys: &[K], bound: usize) {
+    pub fn admit<K: AsRef<[u8]>>(&mut self, keys: &[K], bound: usize) {
         for key in keys {
             let key = key.as_ref();
             if !self.known.contains(key) {
@@ -42,43 +44,18 @@ impl LocalStore {
             self.store.delete(&oldest);
         }
     }
-}
 
-impl TargetConnections {
-    /// `f` on this target's local store, after `keys` (the call's) are
-    /// counted in within `bound` keys.
-    pub fn with_local<K: AsRef<[u8]>, T>(&self, keys: &[K], bound: usize, f: impl FnOnce(&mut Store) -> T) -> T {
-        let _inside = crate::fork::enter();
-        let mut local = self.local.lock();
-        let generation = crate::fork::generation();
-        let store = match local.as_mut() {
-            Some(s) if s.generation == generation => s,
-            _ => local.insert(LocalStore::new()),
-        };
-        store.admit(keys, bound);
-        self.local_held.store(true, Ordering::Release);
-        f(&mut store.store)
+    /// Whether it was made in this process (not inherited across a fork).
+    pub fn current(&self) -> bool {
+        self.generation == crate::fork::generation()
     }
 
-    /// Keys held by the local store (`php --ri`).
-    pub(super) fn local_keys(&self) -> usize {
-        self.local.lock().as_ref().filter(|s| s.generation == crate::fork::generation()).map_or(0, |s| s.known.len())
+    /// Keys it holds.
+    pub fn keys(&self) -> usize {
+        self.known.len()
     }
 
-    /// The target answered a call: its breaker closes, and what this process
-    /// decided by itself meanwhile is dropped (Redis decides again).
-    #[inline]
-    pub(super) fn answered(&self) {
-        self.breaker.answered();
-        if self.local_held.load(Ordering::Relaxed) {
-            self.drop_local();
-        }
-    }
-
-    #[cold]
-    fn drop_local(&self) {
-        let _inside = crate::fork::enter();
-        self.local_held.store(false, Ordering::Release);
-        self.local.lock().take();
+    pub fn store(&mut self) -> &mut Store {
+        &mut self.store
     }
 }

@@ -65,6 +65,7 @@ mod hold;
 mod lanes;
 mod local;
 pub mod multiplex;
+mod outage;
 mod places;
 pub mod sentinel;
 mod shared;
