@@ -9,7 +9,7 @@ $stop = sys_get_temp_dir() . '/rl-threads-stop-' . getmypid();
 $out = tempnam(sys_get_temp_dir(), 'rl-threads-out-');
 $err = tempnam(sys_get_temp_dir(), 'rl-threads-err-');
 $cmd = rl_threads_command(__DIR__ . '/workers/faults.php', 16, 400, ['port' => $port, 'stop' => $stop],
-    ['ratelimit.timeout' => '0.3', 'ratelimit.connect_timeout' => '0.3']);
+    ['ratelimit.timeout' => '0.3', 'ratelimit.connect_timeout' => '0.3', 'ratelimit.retry_interval' => '0']);
 $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $err, 'w']], $pipes);
 usleep(1000000);
 // 1. The server drops every client connection but this test's own.

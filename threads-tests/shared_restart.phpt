@@ -9,7 +9,7 @@ $out = tempnam(sys_get_temp_dir(), 'rl-threads-out-');
 $err = tempnam(sys_get_temp_dir(), 'rl-threads-err-');
 $stop = sys_get_temp_dir() . '/rl-threads-stop-' . getmypid();
 $cmd = rl_threads_command(__DIR__ . '/workers/own_window.php', 16, 1, ['port' => $port, 'stop' => $stop],
-    ['ratelimit.timeout' => '1.0', 'ratelimit.connect_timeout' => '0.5']);
+    ['ratelimit.timeout' => '1.0', 'ratelimit.connect_timeout' => '0.5', 'ratelimit.retry_interval' => '0.2']);
 $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $err, 'w']], $pipes);
 rl_wait_for_threads($stop, 16);
 usleep(500000);

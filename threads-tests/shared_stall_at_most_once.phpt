@@ -12,7 +12,7 @@ $limit = 400;
 // connection again after the stall closed it, plus scheduling on a loaded machine.
 $cmd = rl_threads_command(__DIR__ . '/workers/own_window.php', 16, 1,
     ['port' => $server['port'], 'stop' => $stop, 'shared' => $limit, 'not_after' => 0.2 + 0.2 + 0.45],
-    ['ratelimit.timeout' => '0.2', 'ratelimit.connect_timeout' => '0.2']);
+    ['ratelimit.timeout' => '0.2', 'ratelimit.connect_timeout' => '0.2', 'ratelimit.retry_interval' => '0']);
 $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $err, 'w']], $pipes);
 rl_wait_for_threads($stop, 16);
 usleep(200000);

@@ -9,7 +9,7 @@ $out = tempnam(sys_get_temp_dir(), 'rl-threads-out-');
 $err = tempnam(sys_get_temp_dir(), 'rl-threads-err-');
 $stop = sys_get_temp_dir() . '/rl-threads-stop-' . getmypid();
 $cmd = rl_threads_command(__DIR__ . '/workers/own_window.php', 16, 1, ['port' => $server['port'], 'stop' => $stop, 'not_before' => 0.29],
-    ['ratelimit.timeout' => '0.3']);
+    ['ratelimit.timeout' => '0.3', 'ratelimit.retry_interval' => '0']);
 $proc = proc_open($cmd, [0 => ['file', '/dev/null', 'r'], 1 => ['file', $out, 'w'], 2 => ['file', $err, 'w']], $pipes);
 rl_wait_for_threads($stop, 16);
 usleep(300000);
