@@ -1,5 +1,5 @@
 --TEST--
-Laravel drop-in: the connection and key prefix come from Laravel's own config as its predis client reads it (url, auth, database, prefixes, cache.limiter, TLS ssl options, clusters); where it cannot serve the store, stock stays and Laravel's log says why, once; Redis down: ratelimit.on_error decides
+Laravel drop-in: the connection and key prefix come from Laravel's own config as its predis client reads it (url, auth, database, prefixes, cache.limiter, TLS ssl options, clusters); where it cannot serve the store, stock stays and Laravel's log says why, once; Redis down: ratelimit.on_error decides (local: an answer of the process's own, not an error)
 --SKIPIF--
 <?php require __DIR__ . '/../skipif.inc'; ?>
 --FILE--
@@ -98,7 +98,7 @@ echo "db 3: ", $r->get(rl_laravel_key(rl_prefix('db'), 'k')), "; db 0: ", var_ex
 
 echo "== Redis down (a closed port)\n";
 $dead = rl_free_port();
-foreach (['allow', 'deny', 'throw'] as $policy) {
+foreach (['allow', 'deny', 'local', 'throw'] as $policy) {
     ini_set('ratelimit.on_error', $policy);
     $kernel = rl_laravel_app(true, rl_prefix("down-$policy"), [], $dead);
     $response = rl_laravel_get($kernel, '/fixed');
@@ -143,4 +143,5 @@ db 3: 2; db 0: false
 == Redis down (a closed port)
 on_error=allow: 200 ok
 on_error=deny: 429 { "message": "Too Many Attempts." }
+on_error=local: 200 ok
 on_error=throw: 500 { "message": "Server Error" }

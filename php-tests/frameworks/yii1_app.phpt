@@ -1,5 +1,5 @@
 --TEST--
-Yii 1.1 app under php-fpm + nginx: RateLimitFilter (integrations/yii1) gives X-Rate-Limit-* headers, 429 with Retry-After, lets a whitelisted IP through, keeps its key prefixes apart, accepts exactly the limit of 200 requests from 8 concurrent clients, answers 503 with the cause logged when Redis is down (200 with on_error=allow), recovers
+Yii 1.1 app under php-fpm + nginx: RateLimitFilter (integrations/yii1) gives X-Rate-Limit-* headers, 429 with Retry-After, lets a whitelisted IP through, keeps its key prefixes apart, accepts exactly the limit of 200 requests from 8 concurrent clients, answers 503 with the cause logged when Redis is down (200 with on_error=allow, and with local: this process's share of the limit), recovers
 --EXTENSIONS--
 pcntl
 posix
@@ -36,6 +36,8 @@ $log = (string) @file_get_contents("{$app['runtime']}/application.log");
 echo preg_match('/\[error\] \[ext\.ratelimit\.RateLimitFilter\] rate limiter unavailable: (.*)/', $log, $m) ? "logged: $m[1]\n" : "not logged:\n$log\n";
 $allow = rl_yii_serve(1, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'allow']);
 echo "redis down, on_error=allow: ", rl_yii_show("{$allow['url']}/index.php?r=api/other", $rate), "\n";
+$local = rl_yii_serve(1, ['ratelimit.redis_url' => $url, 'ratelimit.on_error' => 'local']);
+echo "redis down, on_error=local: ", rl_yii_show("{$local['url']}/index.php?r=api/other", $rate), "\n";
 
 $redis = rl_start_redis($redis['extra'], $redis['port'], $redis['dir']);
 echo "redis back: ", $get('other'), "\n";
@@ -49,4 +51,5 @@ whitelisted, limit 1: 200; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-R
 redis down: 503; X-Rate-Limit-Limit: -, X-Rate-Limit-Remaining: -, X-Rate-Limit-Reset: -; Service Unavailable
 logged: Redis at redis://127.0.0.1:%d: connection refused
 redis down, on_error=allow: 200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 50, X-Rate-Limit-Reset: 0; ok
+redis down, on_error=local: 200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 4, X-Rate-Limit-Reset: %d; ok
 redis back: 200; X-Rate-Limit-Limit: 50, X-Rate-Limit-Remaining: 49, X-Rate-Limit-Reset: 3600; ok
