@@ -94,7 +94,7 @@ pm.max_requests = 0
 catch_workers_output = yes
 EOF
   "$php_fpm" -n -d extension="$so" -d ratelimit.redis_url="redis://127.0.0.1:$REDIS_PORT" \
-    -d ratelimit.connect_timeout=0.5 -d ratelimit.timeout=1 \
+    -d ratelimit.connect_timeout=0.5 -d ratelimit.timeout=1 -d ratelimit.retry_interval=0.3 \
     "${as_root[@]}" -y "$dir/fpm.conf" -F >"$dir/fpm.out" 2>&1 &
   FPM_PID=$!
 }

@@ -17,7 +17,7 @@ $admin = rl_redis($port);
 $pause = null;
 $children = rl_outage(
     fn () => new SlidingWindowRateLimiter("redis://127.0.0.1:$port", $prefix, 60, 1000),
-    8, 0.2, 1.2, 1.9,
+    8, 0.2, 1.2, 2.4,
     function () use ($admin, &$pause) { $pause = rl_client_pause($admin, 1000); },
     function () use ($admin, &$pause) { rl_client_unpause($admin, $pause); },
 );

@@ -15,7 +15,7 @@ $port = $server['port'];
 $prefix = rl_prefix('restart');
 $children = rl_outage(
     fn () => new SlidingWindowRateLimiter("redis://127.0.0.1:$port", $prefix, 60, 1000),
-    8, 0.2, 1.2, 1.9,
+    8, 0.2, 1.2, 2.4,
     function () use (&$server) { rl_stop_redis($server, false); },
     function () use (&$server, $port) { $server = rl_start_redis([], $port, $server['dir']); },
 );
