@@ -27,7 +27,7 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::flags::{ClassFlags, DataType};
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
+use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ce, ClassEntry};
 
 use crate::error::{Error, Result};
@@ -102,7 +102,8 @@ fn fill(object: &mut ZendObject, o: &Outcome) {
     let at = OFFSETS.get_or_init(|| {
         PROPERTIES.map(|(name, _)| zend_api::property_offset(object.ce, name).expect("RateLimitResult declares its properties at MINIT"))
     });
-    // SAFETY: the offsets are RateLimitResult's, and objects of no other class get here.
+    // SAFETY: the offsets are RateLimitResult's, and objects of no other class get here;
+    // `$source`'s string is one of SOURCE_NAMES, permanent interned strings (see below).
     unsafe {
         zend_api::write_slot(object, at[0], |z| z.set_bool(o.allowed));
         zend_api::write_slot(object, at[1], |z| z.set_long(o.limit));
@@ -111,10 +112,25 @@ fn fill(object: &mut ZendObject, o: &Outcome) {
         zend_api::write_slot(object, at[4], |z| z.set_double(o.reset_after()));
         zend_api::write_slot(object, at[5], |z| z.set_double(o.delay()));
         zend_api::write_slot(object, at[6], |z| z.set_bool(o.would_deny));
-        zend_api::write_slot(object, at[7], |z| {
-            let _ = z.set_string(o.source.name(), false);
+        zend_api::write_slot(object, at[7], |z| match SOURCE_NAMES.get() {
+            // A permanent interned string made at MINIT (`intern_source_names`): never freed,
+            // never refcounted (set_zend_string marks the zval interned), shared by threads.
+            Some(names) => z.set_zend_string(ZBox::from_raw(names[o.source as usize] as *mut ZendStr)),
+            None => {
+                let _ = z.set_string(o.source.name(), false);
+            }
         });
     }
+}
+
+/// The five `$source` values as permanent interned strings, made once at
+/// MINIT: a result's `source` is then a pointer written into its slot, with
+/// no allocation per result (addresses kept as `usize`, which is `Sync`).
+static SOURCE_NAMES: OnceLock<[usize; Source::ALL.len()]> = OnceLock::new();
+
+/// Makes `SOURCE_NAMES`; at MINIT, where the engine's interned strings are permanent.
+fn intern_source_names() {
+    SOURCE_NAMES.get_or_init(|| Source::ALL.map(|s| ZendStr::new_interned(s.name(), true).into_raw() as usize));
 }
 
 #[php_class]
@@ -255,6 +271,7 @@ impl Finish for RateLimitResultObject {
     /// `bool $allowed, int $limit, int $remaining, float $retryAfter = 0.0, ..., bool $wouldDeny = false,
     /// string $source = 'redis'`.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        intern_source_names();
         for (name, mask) in PROPERTIES {
             zend_api::declare_readonly(ce, name, mask)?;
         }
