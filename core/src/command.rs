@@ -16,6 +16,17 @@
 //!                           redis`): one more key (the counters' base, in the
 //!                           same slot) after the keys, and the three counting
 //!                           arguments (`metrics::Counting`) before the algorithm
+//!   RATELIMIT.ADJUST        n key… (algorithm arg…)×n mode units max_wait_us [now_us]
+//!   RATELIMIT.ADJUST_COUNTED the same, counted as one decision (as above)
+//!                           refund (mode 0), charge (1) or reserve (2,
+//!                           one key: token or leaky bucket, GCRA) `units`
+//!                           on every key (`Algorithm::adjust`); one entry
+//!                           with a mode rather than three, so that each
+//!                           algorithm's part of the three is reached from
+//!                           one place in each language; replies a record
+//!                           per key, as a compound does. `units`: as a
+//!                           cost (a refund's up to 2^40); `max_wait_us`: a
+//!                           reservation's longest wait, 0 to MAX_US (else 0)
 //!
 //! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
 //! the extension never sends (the ranges its constructors check). `cost` is
@@ -34,7 +45,7 @@
 //! library instead (`redis::script`, `Fix::DropModule`); an older extension
 //! meeting this module does the same with its `compound`.
 
-use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
+use crate::algorithm::{Adjust, Algorithm, MAX_COUNT, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
 use crate::entries;
 use crate::keyspace::Keyspace;
@@ -59,10 +70,12 @@ pub enum Command {
     TakeCounted,
     TakeManyCounted,
     CompoundCounted,
+    Adjust,
+    AdjustCounted,
 }
 
 impl Command {
-    pub const ALL: [Command; 9] = [
+    pub const ALL: [Command; 11] = [
         Command::Take,
         Command::Peek,
         Command::TakeMany,
@@ -72,6 +85,8 @@ impl Command {
         Command::TakeCounted,
         Command::TakeManyCounted,
         Command::CompoundCounted,
+        Command::Adjust,
+        Command::AdjustCounted,
     ];
 
     /// The name the module registers it under (commands are case-blind:
@@ -87,6 +102,8 @@ impl Command {
             Command::TakeCounted => "ratelimit.take_counted",
             Command::TakeManyCounted => "ratelimit.take_many_counted",
             Command::CompoundCounted => "ratelimit.compound2_counted",
+            Command::Adjust => "ratelimit.adjust",
+            Command::AdjustCounted => "ratelimit.adjust_counted",
         }
     }
 
@@ -105,7 +122,7 @@ impl Command {
     /// Whether its decisions are counted: its last key is the counters'
     /// base and its arguments start with the counting ones.
     pub fn counted(self) -> bool {
-        matches!(self, Command::TakeCounted | Command::TakeManyCounted | Command::CompoundCounted)
+        matches!(self, Command::TakeCounted | Command::TakeManyCounted | Command::CompoundCounted | Command::AdjustCounted)
     }
 }
 
@@ -166,6 +183,14 @@ pub enum Call<'a> {
         cost: f64,
         now: Option<f64>,
         peek: bool,
+        counted: Option<Counted<'a>>,
+    },
+    /// adjust: refund, charge or reserve on every member's key.
+    Adjust {
+        members: Vec<(&'a [u8], Algorithm)>,
+        mode: Adjust,
+        units: f64,
+        now: Option<f64>,
         counted: Option<Counted<'a>>,
     },
 }
@@ -265,6 +290,43 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             }
             Ok(Call::Compound { members, cost, now, peek: command == Command::CompoundPeek, counted })
         }
+        Command::Adjust | Command::AdjustCounted => {
+            let mut members = Vec::with_capacity(n);
+            let mut rest = rest;
+            for key in keys {
+                let (algo, after) = algorithm(rest)?;
+                members.push((*key, algo));
+                rest = after;
+            }
+            if !(3..=4).contains(&rest.len()) {
+                return Err(Bad::Arity);
+            }
+            let (mode, wait, tail) = (rest[0], rest[2], [rest[1]].into_iter().chain(rest.get(3).copied()).collect::<Vec<&[u8]>>());
+            let wait = whole(wait, 0.0, MAX_US).ok_or_else(|| bad("max_wait_us must be a whole number of microseconds from 0 to 315360000000000"))?;
+            let mode = match mode {
+                b"0" => Adjust::Refund,
+                b"1" => Adjust::Charge,
+                b"2" => Adjust::Reserve(wait),
+                _ => return Err(bad("the mode must be 0 (refund), 1 (charge) or 2 (reserve)")),
+            };
+            // A refund's units bound nothing (it gives back at most what was used).
+            let (units, now) = match mode {
+                Adjust::Refund => cost_and_clock(&tail, &mut std::iter::empty())?,
+                _ => cost_and_clock(&tail, &mut members.iter().map(|(_, a)| a))?,
+            };
+            if members.iter().any(|(_, a)| !mode.fits(a)) {
+                return Err(bad("reserve books on a token bucket, a leaky bucket or GCRA"));
+            }
+            if matches!(mode, Adjust::Reserve(_)) && n != 1 {
+                return Err(bad("reserve books on one key"));
+            }
+            let mut sorted: Vec<&[u8]> = keys.to_vec();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(bad("a compound's keys must be distinct"));
+            }
+            Ok(Call::Adjust { members, mode, units, now, counted })
+        }
     }
 }
 
@@ -291,6 +353,15 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
             let answer = match counted {
                 Some(c) => entries::compound_counted(ks, members, c.base, &c.counting, *cost, *now)?,
                 None => entries::compound(ks, members, *cost, *now, *peek)?,
+            };
+            let mut out = Vec::with_capacity(32 * members.len());
+            answer.write_to(&mut out);
+            Ok(out)
+        }
+        Call::Adjust { members, mode, units, now, counted } => {
+            let answer = match counted {
+                Some(c) => entries::adjust_counted(ks, members, c.base, &c.counting, *mode, *units, *now)?,
+                None => entries::adjust(ks, members, *mode, *units, *now)?,
             };
             let mut out = Vec::with_capacity(32 * members.len());
             answer.write_to(&mut out);
