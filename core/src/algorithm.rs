@@ -42,18 +42,7 @@ enum State {
     Gcra(gcra::State),
 }
 
-/// The largest count (limit, capacity, cost): 2^40, exact in doubles with
-/// room to add (the extension's `params::MAX_COUNT`).
-pub const MAX_COUNT: f64 = 1_099_511_627_776.0;
-/// The longest duration, 10 years (the extension's `params::MAX_SECONDS`),
-/// and in ms and µs.
-pub const MAX_SECONDS: f64 = 315_360_000.0;
-pub const MAX_MS: f64 = MAX_SECONDS * 1e3;
-pub const MAX_US: f64 = MAX_SECONDS * 1e6;
-/// The most slices in a sliding window's hash (the extension's `MAX_BLOCKS`).
-pub const MAX_BLOCKS: f64 = 1000.0;
-/// The largest cost of an exact log (the extension's `MAX_LOG_COST`).
-pub const MAX_LOG_COST: f64 = 1000.0;
+pub use crate::limits::{MAX_BLOCKS, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_SECONDS, MAX_US};
 
 /// (remaining, reset_us, delay_us) of a committed cost.
 pub type Committed = (f64, f64, f64);

@@ -51,7 +51,7 @@ pub fn expire_ms(us: f64) -> i64 {
 /// The deepest a bucket may owe: what `rate` pays back in MAX_SECONDS, so
 /// the time to pay it off stays within what the arithmetic keeps exact.
 pub fn most_owed(rate: f64) -> f64 {
-    rate * crate::algorithm::MAX_SECONDS
+    rate * crate::limits::MAX_SECONDS
 }
 
 /// math.floor(x + EPS).

@@ -86,8 +86,8 @@ pub fn refund(p: &Params, units: f64, now: f64, s: State, effects: &mut Vec<Effe
 /// MAX_US past the tolerance): (remaining 0, reset, until a cost of 1 fits).
 pub fn charge(p: &Params, now: f64, s: State, effects: &mut Vec<Effect>) -> (f64, f64, f64) {
     let mut tat = s.new_tat;
-    if tat > now + p.tolerance + crate::algorithm::MAX_US {
-        tat = now + p.tolerance + crate::algorithm::MAX_US;
+    if tat > now + p.tolerance + crate::limits::MAX_US {
+        tat = now + p.tolerance + crate::limits::MAX_US;
     }
     write(tat, now, effects);
     (remaining(p, tat, now), tat - now, tat + p.interval - p.tolerance - now)
