@@ -244,7 +244,7 @@ class RateLimiterException extends RuntimeException
  * Decision counters per limiter (its key prefix; a CompoundRateLimiter's members' prefixes joined by '+'),
  * kept when ratelimit.metrics is local or redis: allowed, denied, would_deny (dry run), errors (Redis failures),
  * on_error (errors answered by ratelimit.on_error), block_cache (denials answered from the block cache).
- * Every consume (isAllowed, access, consume, each id of consumeMany, throttle) is exactly one of allowed,
+ * Every consume (isAllowed, access, consume, each id of consumeMany, throttle, refund, charge, reserve) is exactly one of allowed,
  * denied, would_deny or errors; peek() and reset() are not counted. See docs/operations.md.
  */
 final class RateLimitMetrics

@@ -279,6 +279,10 @@ impl Server<'_> {
                     key.notify(REDISMODULE_NOTIFY_HASH, HDEL);
                     let args: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
                     key.replicate(c"HDEL", &args);
+                    // HDEL of the last fields (a refund's) deletes the key, and says so.
+                    if key.kind() == Kind::Missing {
+                        key.notify(REDISMODULE_NOTIFY_GENERIC, DEL);
+                    }
                 }
             }
             // Scores go out as `int_text` writes them: the integer part.
@@ -327,6 +331,9 @@ impl Server<'_> {
                     key.notify(REDISMODULE_NOTIFY_ZSET, ZREMRANGEBYRANK);
                     let args: Vec<&[u8]> = gone.iter().map(Vec::as_slice).collect();
                     key.replicate(c"ZREM", &args);
+                    if key.kind() == Kind::Missing {
+                        key.notify(REDISMODULE_NOTIFY_GENERIC, DEL);
+                    }
                 }
             }
         }
