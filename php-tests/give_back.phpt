@@ -1,5 +1,5 @@
 --TEST--
-refund() and charge() on every class, and CompoundRateLimiter's on all members in one call; bad units are ValueErrors before Redis; a refund clears this process's cached denial (ratelimit.block_cache); dry run answers a charge's debt with wouldDeny; metrics count them as decisions; ratelimit.on_error answers them
+refund() and charge() on every class, and CompoundRateLimiter's on all members in one call; bad units are ValueErrors before Redis; a refund clears this process's cached denial (ratelimit.block_cache); a charge may take more than the limit; dry run answers a charge's debt with wouldDeny; metrics count them as decisions; ratelimit.on_error answers them
 --INI--
 ratelimit.block_cache=1
 ratelimit.metrics=local
@@ -20,7 +20,7 @@ foreach (rl_classes() as $kind => $c) {
     $owe = $l->charge('u', 2);
     printf("%-8s refund: %s (\$remaining %d); then %s; charge: %s; next consume: %s\n", $kind, $r($back), $kept,
         implode(' ', array_map(fn ($a) => $a ? 'Y' : 'N', $after)), $r($owe), $r($l->consume('u')));
-    foreach ([fn () => $l->refund('u', 0), fn () => $l->charge('u', 0), fn () => $l->charge('u', 4)] as $bad) {
+    foreach ([fn () => $l->refund('u', 0), fn () => $l->charge('u', 0), fn () => $l->refund('u', 2 ** 41)] as $bad) {
         rl_throws($bad);
     }
 }
@@ -67,27 +67,27 @@ rl_throws(fn () => $down->refund('u'));
 fixed    refund: allowed rem 2 ($remaining 2); then Y Y N; charge: denied rem 0 retry >0; next consume: denied rem 0 retry >0
 ValueError: FixedWindowRateLimiter::refund(): Argument #2 ($units) must be greater than or equal to 1
 ValueError: FixedWindowRateLimiter::charge(): Argument #2 ($units) must be greater than or equal to 1
-ValueError: FixedWindowRateLimiter::charge(): Argument #2 ($units) must be at most 3 (the limit), 4 given
+ValueError: FixedWindowRateLimiter::refund(): Argument #2 ($units) must be at most 1099511627776, 2199023255552 given
 sliding  refund: allowed rem 2 ($remaining 2); then Y Y N; charge: denied rem 0 retry >0; next consume: denied rem 0 retry >0
 ValueError: SlidingWindowRateLimiter::refund(): Argument #2 ($units) must be greater than or equal to 1
 ValueError: SlidingWindowRateLimiter::charge(): Argument #2 ($units) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::charge(): Argument #2 ($units) must be at most 3 (the limit), 4 given
+ValueError: SlidingWindowRateLimiter::refund(): Argument #2 ($units) must be at most 1099511627776, 2199023255552 given
 blocks   refund: allowed rem 2 ($remaining 2); then Y Y N; charge: denied rem 0 retry >0; next consume: denied rem 0 retry >0
 ValueError: SlidingWindowRateLimiter::refund(): Argument #2 ($units) must be greater than or equal to 1
 ValueError: SlidingWindowRateLimiter::charge(): Argument #2 ($units) must be greater than or equal to 1
-ValueError: SlidingWindowRateLimiter::charge(): Argument #2 ($units) must be at most 3 (the limit), 4 given
+ValueError: SlidingWindowRateLimiter::refund(): Argument #2 ($units) must be at most 1099511627776, 2199023255552 given
 token    refund: allowed rem 2 ($remaining 2); then Y Y N; charge: denied rem 0 retry >0; next consume: denied rem 0 retry >0
 ValueError: TokenBucketRateLimiter::refund(): Argument #2 ($units) must be greater than or equal to 1
 ValueError: TokenBucketRateLimiter::charge(): Argument #2 ($units) must be greater than or equal to 1
-ValueError: TokenBucketRateLimiter::charge(): Argument #2 ($units) must be at most 3 (the capacity), 4 given
+ValueError: TokenBucketRateLimiter::refund(): Argument #2 ($units) must be at most 1099511627776, 2199023255552 given
 leaky    refund: allowed rem 2 ($remaining 2); then Y Y N; charge: denied rem 0 retry >0; next consume: denied rem 0 retry >0
 ValueError: LeakyBucketRateLimiter::refund(): Argument #2 ($units) must be greater than or equal to 1
 ValueError: LeakyBucketRateLimiter::charge(): Argument #2 ($units) must be greater than or equal to 1
-ValueError: LeakyBucketRateLimiter::charge(): Argument #2 ($units) must be at most 3 (the capacity), 4 given
+ValueError: LeakyBucketRateLimiter::refund(): Argument #2 ($units) must be at most 1099511627776, 2199023255552 given
 gcra     refund: allowed rem 2 ($remaining 2); then Y Y N; charge: denied rem 0 retry >0; next consume: denied rem 0 retry >0
 ValueError: GcraRateLimiter::refund(): Argument #2 ($units) must be greater than or equal to 1
 ValueError: GcraRateLimiter::charge(): Argument #2 ($units) must be greater than or equal to 1
-ValueError: GcraRateLimiter::charge(): Argument #2 ($units) must be at most 3 (the limit), 4 given
+ValueError: GcraRateLimiter::refund(): Argument #2 ($units) must be at most 1099511627776, 2199023255552 given
 -- a compound gives back on every member
 refund: allowed rem 2; members: 2 4
 charge: denied rem 0 retry >0; members: 0 1

@@ -205,7 +205,7 @@ final class CompoundRateLimiter implements RateLimiterInterface
     /**
      * Takes $units even past the limit: a debt that denies later calls until time pays it off.
      * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
-     * cost of 1 fits again. $units is bounded as a consume's cost.
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
      * @throws ValueError
      * @throws RateLimiterException
      */
@@ -355,7 +355,7 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     /**
      * Takes $units even past the limit: a debt that denies later calls until time pays it off.
      * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
-     * cost of 1 fits again. $units is bounded as a consume's cost.
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
      * @throws ValueError
      * @throws RateLimiterException
      */
@@ -462,7 +462,7 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     /**
      * Takes $units even past the limit: a debt that denies later calls until time pays it off.
      * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
-     * cost of 1 fits again. $units is bounded as a consume's cost.
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
      * @throws ValueError
      * @throws RateLimiterException
      */
@@ -576,7 +576,7 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     /**
      * Takes $units even past the limit: a debt that denies later calls until time pays it off.
      * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
-     * cost of 1 fits again. $units is bounded as a consume's cost.
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
      * @throws ValueError
      * @throws RateLimiterException
      */
@@ -691,7 +691,7 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
     /**
      * Takes $units even past the limit: a debt that denies later calls until time pays it off.
      * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
-     * cost of 1 fits again. $units is bounded as a consume's cost.
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
      * @throws ValueError
      * @throws RateLimiterException
      */
@@ -815,7 +815,7 @@ class GcraRateLimiter implements RateLimiterInterface
     /**
      * Takes $units even past the limit: a debt that denies later calls until time pays it off.
      * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
-     * cost of 1 fits again. $units is bounded as a consume's cost.
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
      * @throws ValueError
      * @throws RateLimiterException
      */

@@ -288,13 +288,15 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     11 => ("compound peek", all.decide_at(id, Op::Peek, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
                     12 => ("outside write", Ok(vec![])),
                     13 => ("refund", one.adjust_at(id, Adjust::Refund, units, opts, Some(now)).map(|o| vec![o])),
-                    14 => ("charge", one.adjust_at(id, Adjust::Charge, cost, opts, Some(now)).map(|o| vec![o])),
+                    14 => ("charge", one.adjust_at(id, Adjust::Charge, units, opts, Some(now)).map(|o| vec![o])),
                     15 if books => ("reserve", one.adjust_at(id, Adjust::Reserve(wait), cost, opts, Some(now)).map(|o| vec![o])),
                     15 => ("charge", one.adjust_at(id, Adjust::Charge, 1, opts, Some(now)).map(|o| vec![o])),
                     16 => {
                         ("compound refund", all.adjust_at(id, Adjust::Refund, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
                     }
-                    _ => ("compound charge", all.adjust_at(id, Adjust::Charge, cost, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
+                    _ => {
+                        ("compound charge", all.adjust_at(id, Adjust::Charge, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
+                    }
                 }
             };
             let mut answers = Vec::new();

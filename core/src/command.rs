@@ -24,8 +24,10 @@
 //!                           with a mode rather than three, so that each
 //!                           algorithm's part of the three is reached from
 //!                           one place in each language; replies a record
-//!                           per key, as a compound does. `units`: as a
-//!                           cost (a refund's up to 2^40); `max_wait_us`: a
+//!                           per key, as a compound does. `units`: a
+//!                           booking's as a cost; a refund's and a charge's
+//!                           up to 2^40 (a charge on an exact log up to
+//!                           1,000: a member per unit); `max_wait_us`: a
 //!                           reservation's longest wait, 0 to MAX_US (else 0)
 //!
 //! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
@@ -45,7 +47,7 @@
 //! library instead (`redis::script`, `Fix::DropModule`); an older extension
 //! meeting this module does the same with its `compound`.
 
-use crate::algorithm::{Adjust, Algorithm, MAX_COUNT, MAX_MS, MAX_US};
+use crate::algorithm::{Adjust, Algorithm, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
 use crate::entries;
 use crate::keyspace::Keyspace;
@@ -309,11 +311,16 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
                 b"2" => Adjust::Reserve(wait),
                 _ => return Err(bad("the mode must be 0 (refund), 1 (charge) or 2 (reserve)")),
             };
-            // A refund's units bound nothing (it gives back at most what was used).
+            // A refund's units bound nothing (it gives back at most what was
+            // used), nor a charge's (a debt is bounded by each algorithm)
+            // but an exact log's work (a member per unit); a booking's are a cost's.
             let (units, now) = match mode {
-                Adjust::Refund => cost_and_clock(&tail, &mut std::iter::empty())?,
-                _ => cost_and_clock(&tail, &mut members.iter().map(|(_, a)| a))?,
+                Adjust::Reserve(_) => cost_and_clock(&tail, &mut members.iter().map(|(_, a)| a))?,
+                _ => cost_and_clock(&tail, &mut std::iter::empty())?,
             };
+            if mode == Adjust::Charge && units > MAX_LOG_COST && members.iter().any(|(_, a)| matches!(a, Algorithm::SlidingLog(_))) {
+                return Err(bad(&format!("an exact log takes at most {MAX_LOG_COST} units per call")));
+            }
             if members.iter().any(|(_, a)| !mode.fits(a)) {
                 return Err(bad("reserve books on a token bucket, a leaky bucket or GCRA"));
             }

@@ -6,7 +6,8 @@
 
 use crate::error::{Error, Result};
 use crate::limiter::params::{MAX_COUNT, MAX_SECONDS};
-use crate::limiter::Policy;
+use crate::limiter::sliding_window::MAX_LOG_COST;
+use crate::limiter::{Algorithm, Policy};
 
 /// What an `adjust` call does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,16 +32,24 @@ impl Adjust {
         ([mode, units, wait_us, now_us.unwrap_or(0)], if now_us.is_some() { 4 } else { 3 })
     }
 
-    /// The units are checked as `policy` checks a cost (named `$units`, a
-    /// reservation's `$cost`); a refund's only as at least 1.
+    /// A reservation's `$cost` is checked as `policy` checks a cost. A
+    /// refund's and a charge's `$units` only from 1 to 2^40: a refund gives
+    /// back at most what was used, and a charge may take more than the
+    /// limit (a debt each algorithm bounds), except on an exact log, where
+    /// each unit is a member: at most 1,000 per call, as a consume.
     pub fn check(self, policy: &Policy, units: i64) -> Result<()> {
-        match self {
-            Adjust::Refund if units < 1 => Err(Error::value("units", "must be greater than or equal to 1")),
-            Adjust::Refund if units > MAX_COUNT => Err(Error::value("units", format!("must be at most {MAX_COUNT}, {units} given"))),
-            Adjust::Refund => Ok(()),
-            Adjust::Charge => policy.check_cost(units).map_err(|e| e.renamed("cost", "units")),
-            Adjust::Reserve(_) => policy.check_cost(units),
+        let most = match (self, policy.algorithm) {
+            (Adjust::Reserve(_), _) => return policy.check_cost(units),
+            (Adjust::Charge, Algorithm::SlidingLog) => MAX_LOG_COST,
+            _ => MAX_COUNT,
+        };
+        if units < 1 {
+            return Err(Error::value("units", "must be greater than or equal to 1"));
         }
+        if units > most {
+            return Err(Error::value("units", format!("must be at most {most}, {units} given")));
+        }
+        Ok(())
     }
 
     /// `$maxWait`: from 0 to 10 years, finite.
@@ -68,7 +77,10 @@ mod tests {
         let p = crate::limiter::token_bucket::policy(5, 1.0).unwrap();
         assert_eq!(Adjust::Refund.check(&p, 0).unwrap_err().to_string(), "$units must be greater than or equal to 1");
         assert!(Adjust::Refund.check(&p, 50).is_ok(), "a refund gives back at most what was used");
-        assert_eq!(Adjust::Charge.check(&p, 6).unwrap_err().to_string(), "$units must be at most 5 (the capacity), 6 given");
+        assert!(Adjust::Charge.check(&p, 6).is_ok(), "a charge may take more than the capacity: a debt");
+        assert_eq!(Adjust::Charge.check(&p, 0).unwrap_err().to_string(), "$units must be greater than or equal to 1");
+        let log = crate::limiter::sliding_window::policy(60.0, 5000, 0).unwrap();
+        assert_eq!(Adjust::Charge.check(&log, 1001).unwrap_err().to_string(), "$units must be at most 1000, 1001 given");
         assert_eq!(Adjust::Reserve(0.0).check(&p, 0).unwrap_err().to_string(), "$cost must be greater than or equal to 1");
         assert!(Adjust::reserve(-0.5).is_err() && Adjust::reserve(f64::NAN).is_err() && Adjust::reserve(f64::INFINITY).is_err());
         assert_eq!(Adjust::reserve(2.0).unwrap(), Adjust::Reserve(2.0));
