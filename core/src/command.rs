@@ -449,6 +449,40 @@ mod tests {
     }
 
     #[test]
+    fn adjust_reads_a_mode_units_and_a_wait() {
+        let a = args("ratelimit.adjust 2 a b fixed_window 1000 5 gcra 1000 3000 0 7 0");
+        assert!(
+            matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Refund, units: 7.0, now: None, ref members, .. } if members.len() == 2)
+        );
+        let a = args("ratelimit.adjust 1 a token_bucket 5 1 2 3 250000 1700000000000000");
+        assert!(
+            matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Reserve(w), units: 3.0, now: Some(_), .. } if w == 250000.0)
+        );
+        // A charge may take more than the limit; a booking may not.
+        assert!(parse(Command::Adjust, &args("a 1 a fixed_window 1000 5 1 9 0")).is_ok());
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a token_bucket 5 1 2 9 0"),
+            "ERR ratelimit: the cost must be at most 5, what the policy can ever take"
+        );
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a sliding_log 1000000 5 1000 1 1001 0"),
+            "ERR ratelimit: an exact log takes at most 1000 units per call"
+        );
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a fixed_window 1000 5 2 1 0"),
+            "ERR ratelimit: reserve books on a token bucket, a leaky bucket or GCRA"
+        );
+        assert_eq!(refusal(Command::Adjust, "a 2 a b gcra 1000 3000 gcra 1000 3000 2 1 0"), "ERR ratelimit: reserve books on one key");
+        assert_eq!(refusal(Command::Adjust, "a 1 a gcra 1000 3000 3 1 0"), "ERR ratelimit: the mode must be 0 (refund), 1 (charge) or 2 (reserve)");
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a gcra 1000 3000 0 1 -1"),
+            "ERR ratelimit: max_wait_us must be a whole number of microseconds from 0 to 315360000000000"
+        );
+        assert_eq!(refusal(Command::Adjust, "a 1 a gcra 1000 3000 0 1"), "arity");
+        assert_eq!(refusal(Command::Adjust, "a 2 a a gcra 1000 3000 gcra 1000 3000 0 1 0"), "ERR ratelimit: a compound's keys must be distinct");
+    }
+
+    #[test]
     fn a_counted_call_has_its_base_last_and_its_counting_first() {
         let a = args("ratelimit.take_counted 2 k m:base api 1 0,2,0,0,7 fixed_window 1000 5 1");
         let call = parse(Command::TakeCounted, &a).unwrap();
