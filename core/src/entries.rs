@@ -256,6 +256,17 @@ fn adjust_at<K: Keyspace + ?Sized>(
     now: f64,
     injected: bool,
 ) -> Read<CompoundAnswer> {
+    // One limiter (refund(), charge(), reserve() of one key): no lists to build.
+    if let [(key, algo)] = members {
+        let mut effects = Vec::new();
+        let answer = {
+            let view = ks.view(key);
+            let c = algo.check(&*view, units, now, injected)?;
+            algo.adjust(&*view, mode, units, now, c, &mut effects)?
+        };
+        ks.apply(key, &effects)?;
+        return Ok(CompoundAnswer { members: vec![answer] });
+    }
     let mut checked = Vec::with_capacity(members.len());
     for (key, algo) in members {
         checked.push(algo.check(&*ks.view(key), units, now, injected)?);
