@@ -40,6 +40,36 @@ const MODULE_INI = ['ratelimit.server_module' => 'auto'];
 /** The ini of the "metrics" cases: each decision also counts itself in Redis, in its own call. */
 const METRICS_INI = ['ratelimit.metrics' => 'redis'];
 
+/**
+ * The "give back" rows (system giveback: report.php's section of their own, not in the main
+ * table or the plot): refund() and reserve() against the consume() of the same limiter, on
+ * both paths. A refund row alternates, per id, a consume() and a refund() of it, so every
+ * refund gives back a unit really taken (on a flushed server, a refund alone would find
+ * nothing to give back and write nothing); a reserve row books a unit that is there (the
+ * bucket is never empty), the booking's whole work with no wait.
+ */
+function give_back_cases(callable $add): void
+{
+    foreach (['TokenBucket', 'Gcra', 'FixedWindow'] as $algo) {
+        foreach (['' => [], 'module ' => MODULE_INI] as $path => $ini) {
+            $add("{$path}refund: $algo (tcp)", 'giveback', 'tcp', function () use ($algo, $path) {
+                $limiter = extension_limiters(bench_dsn('tcp'), "g$path")[$algo];
+                $taken = [];
+                return static function (string $id) use ($limiter, &$taken): bool {
+                    $taken[$id] = !($taken[$id] ?? false);
+                    return $taken[$id] ? $limiter->consume($id)->allowed : $limiter->refund($id)->allowed;
+                };
+            }, ini: $ini);
+            if ($algo !== 'FixedWindow') {
+                $add("{$path}reserve: $algo (tcp)", 'giveback', 'tcp', function () use ($algo, $path) {
+                    $limiter = extension_limiters(bench_dsn('tcp'), "r$path")[$algo];
+                    return static fn (string $id): bool => $limiter->reserve($id)->allowed;
+                }, ini: $ini);
+            }
+        }
+    }
+}
+
 /** name => [system, transport, slow, top, ini, factory]; `ini` is set around the case's calls. */
 function bench_cases(): array
 {
@@ -90,6 +120,7 @@ function bench_cases(): array
             }
         }
     }
+    give_back_cases($add);
     $add('userland fixed window: pipeline INCR+EXPIRE NX', 'userland', 'tcp',
         fn () => userland_fixed_window(bench_redis(), BENCH_LIMIT, BENCH_WINDOW));
     $add('userland sliding log: evalSha zset, unique members', 'userland', 'tcp',

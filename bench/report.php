@@ -49,7 +49,7 @@ $out[] = '| case | over | µs/decision | range | × PING | Redis µs/decision | 
 $out[] = '|---|---|---:|---:|---:|---:|---:|---:|---:|---|';
 $mixText = static fn (array $mix): string => implode(', ', array_map(static fn ($c, $n) => strtoupper($c) . " $n", array_keys($mix), $mix));
 foreach ($t as $name => $row) {
-    if ($row['system'] === 'metrics') continue; // their own section below
+    if ($row['system'] === 'metrics' || $row['system'] === 'giveback') continue; // their own sections below
     $mix = $mixText($row['mix']);
     $out[] = sprintf('| %s | %s | %s | %s–%s | %.2f | %s | %.2f | %.2f | %s | %s |', $name, $row['transport'], $f($row['us']),
         $f($row['us_min']), $f($row['us_max']), $row['x_ping'], $f($row['redis_us']), $row['rtt'], $row['cmds'], $f($row['cpu_us']), $mix);
@@ -124,6 +124,23 @@ foreach (array_keys($t) as $name) {
 }
 $out[] = '';
 
+$out[] = '## Giving back and booking ahead (issue 49)';
+$out[] = '';
+$out[] = 'What `refund()` and `reserve()` cost against a `consume()` of the same limiter, on each path, measured in the same interleaved rounds as the table above (medians). A "refund" row alternates, per id, a `consume()` and a `refund()` of the unit it took, so its figures are the mean of the two: the refund alone is estimated as twice the row minus the consume row. A "reserve" row books a unit that is there (no wait). Target: one round trip, and within 10 % of the consume.';
+$out[] = '';
+$out[] = '| case | µs/call | consume µs | refund or reserve alone ÷ consume | Redis µs/call | consume Redis µs | round trips |';
+$out[] = '|---|---:|---:|---:|---:|---:|---:|';
+foreach (array_keys($t) as $name) {
+    if (!preg_match('/^(module )?(refund|reserve): (.+) \(tcp\)$/', $name, $m)) continue;
+    $row = $t[$name];
+    $consume = $t[($m[1] ? 'module: ' : '') . "{$m[3]} (tcp)"] ?? null;
+    if ($consume === null) continue;
+    $alone = $m[2] === 'refund' ? 2 * $row['us'] - $consume['us'] : $row['us'];
+    $out[] = sprintf('| %s | %s | %s | %.2f (%s) | %s | %s | %.2f |', $name, $f($row['us']), $f($consume['us']), $alone / $consume['us'],
+        $ok($alone <= 1.1 * $consume['us']), $f($row['redis_us']), $f($consume['redis_us']), $row['rtt']);
+}
+$out[] = '';
+
 $out[] = '## Fewer round trips (issue 10)';
 $out[] = '';
 $out[] = sprintf('Same process, %s decisions per way and round (nothing denied but the blocked id), %d round(s). Each round flushes Redis once per row, then times the row\'s ways in %d alternating chunks (order reversed every other chunk), so both sides of a ratio see the machine in the same state. µs per decision (a compound decision counts once): median over rounds; ratio: median of the rounds\' ratios, with their range. A compound has 3 members of the same algorithm under 3 prefixes; "1 limiter" is one of them alone.', $f($r['ratio_n'], 0), $cfg['rounds'], $r['ratio_chunks']);
@@ -193,7 +210,7 @@ echo implode("\n", $out), "\n";
 $colours = ['floor' => 0x888888, 'extension' => 0x1f77b4, 'module' => 0x9467bd, 'userland' => 0xff7f0e, 'symfony' => 0x2ca02c, 'laravel' => 0xd62728];
 $dat = '';
 $i = 0;
-foreach (array_reverse(array_filter($t, static fn ($row) => $row['system'] !== 'metrics'), true) as $name => $row) {
+foreach (array_reverse(array_filter($t, static fn ($row) => $row['system'] !== 'metrics' && $row['system'] !== 'giveback'), true) as $name => $row) {
     $dat .= sprintf("%d %.3f %d \"%s\"\n", $i++, $row['us'], $colours[$row['system']] ?? 0, str_replace('"', "'", $name));
 }
 file_put_contents($datFile, $dat);

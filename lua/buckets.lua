@@ -7,11 +7,13 @@
 local EPS = 1e-9
 
 -- Reads a bucket state written by the token or leaky bucket: (amount, ts),
--- or refuses what we never write (NaN, infinity, other lengths).
+-- or refuses what we never write (NaN, infinity, other lengths, amounts of
+-- -2^53 or less). A token bucket's amount is negative while it owes (charge,
+-- reserve: entries.lua's adjust); an older library refuses such a state.
 local function unpack_state(raw, what)
   local v, ts
   if #raw == 16 then v, ts = struct.unpack('<dd', raw) end
-  if not (v and v >= 0 and v < 2^53 and ts >= 0 and ts < 2^53) then refuse('a value that is not a ' .. what) end
+  if not (v and v > -2^53 and v < 2^53 and ts >= 0 and ts < 2^53) then refuse('a value that is not a ' .. what) end
   return v, ts
 end
 
@@ -20,6 +22,12 @@ end
 local function us_for(n, rate)
   if n <= EPS then return 0 end
   return math.ceil(n * 1000000 / rate - 1e-6)
+end
+
+-- The deepest a bucket may owe: what `rate` pays back in 10 years
+-- (MAX_SECONDS), so paying it off stays a time the arithmetic keeps exact.
+local function most_owed(rate)
+  return rate * 315360000
 end
 
 -- A key's TTL for state that stops mattering in `us` microseconds: whole

@@ -238,3 +238,66 @@ register('take_many_counted', function(keys, argv, o)
   counted(base, argv, o, now, tally[1], tally[2])
   return reply
 end)
+
+-- Giving back, charging, booking ahead: one entry with a mode rather than
+-- three, so each algorithm's part of the three (ALGORITHMS.<name>.refund,
+-- charge, reserve) is reached from one place; core/src/entries.rs `adjust`
+-- is its twin. Member m is checked, members m + 1 .. n (calling itself),
+-- then m adjusts its key on the way out: every member is checked before any
+-- writes, as a compound's. No member waits for another: a refund and a
+-- charge apply to every member. Returns whether every member's answer is an
+-- acceptance, then the records of members m .. n, as `members` does.
+--   mode 0 refund: gives back up to `units`; accepted, the state after it
+--   mode 1 charge: takes `units`; past the limit (a debt) it is a denial
+--          whose retry is until a cost of 1 fits
+--   mode 2 reserve (one key; token bucket, leaky bucket, GCRA): books
+--          `units` when the wait for them is at most `wait` µs, accepted
+--          with the wait as its delay; else a denial whose retry is the wait
+local function adjusted(keys, argv, at, m, n, mode, units, wait, now, injected)
+  local algo = ALGORITHMS[argv[at + 1]]
+  local key, i = keys[m], at + 1
+  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, units, now, injected, false)
+  local all, later = true, ''
+  if m < n then
+    all, later = adjusted(keys, argv, i + algo.nargs, m + 1, n, mode, units, wait, now, injected)
+  end
+  local reset, retry, delay = 0, nil, 0
+  if mode == 0 then
+    remaining, reset = algo.refund(key, argv, i, units, now, s1, s2, s3)
+  elseif mode == 1 and fits then
+    remaining, reset, delay = algo.commit(key, argv, i, units, now, s1, s2, s3)
+  elseif mode == 1 then
+    remaining, reset, retry = algo.charge(key, argv, i, units, now, s1, s2, s3)
+  else
+    remaining, reset, delay, retry = algo.reserve(key, argv, i, units, now, wait, fits, s1, s2)
+  end
+  if retry then
+    if retry < 1 then retry = 1 end
+    all = false
+  end
+  return all, struct.pack('<dddd', remaining, reset, retry or 0, delay) .. later
+end
+
+-- refund, charge, reserve on one limiter's key or on every member of a compound.
+-- KEYS[m]  member m's key (one limiter: one key)
+-- ARGV     per member, in KEYS order: its algorithm's name and arguments;
+--          then mode (0 refund, 1 charge, 2 reserve), units, the longest
+--          wait in µs (reserve; else 0) and optionally now in µs (tests only)
+-- Reply    per member, in KEYS order, its answer as a batch record (4
+--          doubles, as compound2's)
+-- Also returns, for the counted form: the instant, and whether all were accepted.
+local function adjust(keys, argv, o)
+  o = o or 0
+  local at, clock = o, false
+  for m = 1, #keys do
+    local algo = ALGORITHMS[argv[at + 1]]
+    at = at + 1 + algo.nargs
+    clock = clock or algo.clock
+  end
+  local mode, units, wait, injected = num(argv[at + 1]), num(argv[at + 2]), num(argv[at + 3]), argv[at + 4]
+  local now = clock_us(injected, clock)
+  local all, records = adjusted(keys, argv, o, 1, #keys, mode, units, wait, now, injected ~= nil)
+  return records, now, all
+end
+register('adjust', function(keys, argv, o) return (adjust(keys, argv, o)) end)
+register('adjust_counted', counted_once(adjust))

@@ -96,6 +96,7 @@ docs/api.md #2: runs
 docs/fewer-round-trips.md #1: runs
 docs/frameworks.md #1: runs
 docs/frameworks.md #2: runs
+docs/give-back.md #1: runs
 docs/operations.md #1: runs
 docs/operations.md #2: runs
 docs/scale-out.md #1: runs

@@ -200,6 +200,25 @@ final class CompoundRateLimiter implements RateLimiterInterface
     public function consumeMany(array $ids, int $cost = 1): array {}
 
     /**
+     * Gives back up to $units of what $id used, never past the empty/full state (fixed window: the open window's
+     * count falls; sliding log: the newest entries go; blocks: the newest slices fall; token bucket: tokens rise to at
+     * most the capacity; leaky bucket: the level falls by units × requestSize; GCRA: the TAT moves back, not before now).
+     * allowed = true, with the state after it. A CompoundRateLimiter gives back on every member in one call.
+     * @throws ValueError when $units < 1
+     * @throws RateLimiterException
+     */
+    public function refund(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
+     * Takes $units even past the limit: a debt that denies later calls until time pays it off.
+     * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
+     * @throws ValueError
+     * @throws RateLimiterException
+     */
+    public function charge(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
      * @throws RateLimiterException
      */
@@ -232,7 +251,7 @@ class RateLimiterException extends RuntimeException
  * Decision counters per limiter (its key prefix; a CompoundRateLimiter's members' prefixes joined by '+'),
  * kept when ratelimit.metrics is local or redis: allowed, denied, would_deny (dry run), errors (Redis failures),
  * on_error (errors answered by ratelimit.on_error), block_cache (denials answered from the block cache).
- * Every consume (isAllowed, access, consume, each id of consumeMany, throttle) is exactly one of allowed,
+ * Every consume (isAllowed, access, consume, each id of consumeMany, throttle, refund, charge, reserve) is exactly one of allowed,
  * denied, would_deny or errors; peek() and reset() are not counted. See docs/operations.md.
  */
 final class RateLimitMetrics
@@ -344,6 +363,25 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     public function consumeMany(array $ids, int $cost = 1): array {}
 
     /**
+     * Gives back up to $units of what $id used, never past the empty/full state (fixed window: the open window's
+     * count falls; sliding log: the newest entries go; blocks: the newest slices fall; token bucket: tokens rise to at
+     * most the capacity; leaky bucket: the level falls by units × requestSize; GCRA: the TAT moves back, not before now).
+     * allowed = true, with the state after it. A CompoundRateLimiter gives back on every member in one call.
+     * @throws ValueError when $units < 1
+     * @throws RateLimiterException
+     */
+    public function refund(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
+     * Takes $units even past the limit: a debt that denies later calls until time pays it off.
+     * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
+     * @throws ValueError
+     * @throws RateLimiterException
+     */
+    public function charge(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
      * @throws RateLimiterException
      */
@@ -432,6 +470,25 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     public function consumeMany(array $ids, int $cost = 1): array {}
 
     /**
+     * Gives back up to $units of what $id used, never past the empty/full state (fixed window: the open window's
+     * count falls; sliding log: the newest entries go; blocks: the newest slices fall; token bucket: tokens rise to at
+     * most the capacity; leaky bucket: the level falls by units × requestSize; GCRA: the TAT moves back, not before now).
+     * allowed = true, with the state after it. A CompoundRateLimiter gives back on every member in one call.
+     * @throws ValueError when $units < 1
+     * @throws RateLimiterException
+     */
+    public function refund(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
+     * Takes $units even past the limit: a debt that denies later calls until time pays it off.
+     * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
+     * @throws ValueError
+     * @throws RateLimiterException
+     */
+    public function charge(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
      * @throws RateLimiterException
      */
@@ -477,6 +534,15 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
 
     /**
+     * Books $cost now, to be used after the result's delay seconds, when that delay is at most $maxWait
+     * (allowed = true); otherwise books nothing: allowed = false and retryAfter is the wait $cost would need now.
+     * Bookings are served in the order made: a later consume() or reserve() cannot take booked units.
+     * @throws ValueError for a bad $cost or a $maxWait below 0
+     * @throws RateLimiterException
+     */
+    public function reserve(string $id = '', int $cost = 1, float $maxWait = 0.0): RateLimitResult {}
+
+    /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
      */
     public function __debugInfo(): array {}
@@ -516,6 +582,25 @@ class TokenBucketRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function consumeMany(array $ids, int $cost = 1): array {}
+
+    /**
+     * Gives back up to $units of what $id used, never past the empty/full state (fixed window: the open window's
+     * count falls; sliding log: the newest entries go; blocks: the newest slices fall; token bucket: tokens rise to at
+     * most the capacity; leaky bucket: the level falls by units × requestSize; GCRA: the TAT moves back, not before now).
+     * allowed = true, with the state after it. A CompoundRateLimiter gives back on every member in one call.
+     * @throws ValueError when $units < 1
+     * @throws RateLimiterException
+     */
+    public function refund(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
+     * Takes $units even past the limit: a debt that denies later calls until time pays it off.
+     * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
+     * @throws ValueError
+     * @throws RateLimiterException
+     */
+    public function charge(string $id = '', int $units = 1): RateLimitResult {}
 
     /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
@@ -564,6 +649,15 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $bucketCapacity = null, ?float $leakRate = null, ?int $requestSize = 1) {}
 
     /**
+     * Books $cost now, to be used after the result's delay seconds, when that delay is at most $maxWait
+     * (allowed = true); otherwise books nothing: allowed = false and retryAfter is the wait $cost would need now.
+     * Bookings are served in the order made: a later consume() or reserve() cannot take booked units.
+     * @throws ValueError for a bad $cost or a $maxWait below 0
+     * @throws RateLimiterException
+     */
+    public function reserve(string $id = '', int $cost = 1, float $maxWait = 0.0): RateLimitResult {}
+
+    /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
      */
     public function __debugInfo(): array {}
@@ -603,6 +697,25 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function consumeMany(array $ids, int $cost = 1): array {}
+
+    /**
+     * Gives back up to $units of what $id used, never past the empty/full state (fixed window: the open window's
+     * count falls; sliding log: the newest entries go; blocks: the newest slices fall; token bucket: tokens rise to at
+     * most the capacity; leaky bucket: the level falls by units × requestSize; GCRA: the TAT moves back, not before now).
+     * allowed = true, with the state after it. A CompoundRateLimiter gives back on every member in one call.
+     * @throws ValueError when $units < 1
+     * @throws RateLimiterException
+     */
+    public function refund(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
+     * Takes $units even past the limit: a debt that denies later calls until time pays it off.
+     * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
+     * @throws ValueError
+     * @throws RateLimiterException
+     */
+    public function charge(string $id = '', int $units = 1): RateLimitResult {}
 
     /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.
@@ -660,6 +773,15 @@ class GcraRateLimiter implements RateLimiterInterface
     public function throttle(string $id = '', int $quantity = 1): array {}
 
     /**
+     * Books $cost now, to be used after the result's delay seconds, when that delay is at most $maxWait
+     * (allowed = true); otherwise books nothing: allowed = false and retryAfter is the wait $cost would need now.
+     * Bookings are served in the order made: a later consume() or reserve() cannot take booked units.
+     * @throws ValueError for a bad $cost or a $maxWait below 0
+     * @throws RateLimiterException
+     */
+    public function reserve(string $id = '', int $cost = 1, float $maxWait = 0.0): RateLimitResult {}
+
+    /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
      */
     public function __debugInfo(): array {}
@@ -699,6 +821,25 @@ class GcraRateLimiter implements RateLimiterInterface
      * @throws RateLimiterException
      */
     public function consumeMany(array $ids, int $cost = 1): array {}
+
+    /**
+     * Gives back up to $units of what $id used, never past the empty/full state (fixed window: the open window's
+     * count falls; sliding log: the newest entries go; blocks: the newest slices fall; token bucket: tokens rise to at
+     * most the capacity; leaky bucket: the level falls by units × requestSize; GCRA: the TAT moves back, not before now).
+     * allowed = true, with the state after it. A CompoundRateLimiter gives back on every member in one call.
+     * @throws ValueError when $units < 1
+     * @throws RateLimiterException
+     */
+    public function refund(string $id = '', int $units = 1): RateLimitResult {}
+
+    /**
+     * Takes $units even past the limit: a debt that denies later calls until time pays it off.
+     * allowed says whether the state is still within the limit after it; retryAfter is then the time until a
+     * cost of 1 fits again. $units may be more than the limit (1 to 2^40; an exact sliding log: at most 1,000).
+     * @throws ValueError
+     * @throws RateLimiterException
+     */
+    public function charge(string $id = '', int $units = 1): RateLimitResult {}
 
     /**
      * Deletes the key of $id. Always throws on a Redis failure, whatever ratelimit.on_error says.

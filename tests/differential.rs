@@ -1,7 +1,8 @@
 //! The bridge between the two homes of every algorithm: the Lua library (on
 //! a real redis-server), the Rust core in process (a `memory://` store) and
 //! the core in the server module (the same server, when `make test` loaded
-//! it: RATELIMIT_SERVER_MODULE) replay the same random sequences (consume, peek, reset, batches, compounds; costs;
+//! it: RATELIMIT_SERVER_MODULE) replay the same random sequences (consume, peek, reset, batches, compounds,
+//! refund, charge and reserve of one limiter and of a compound; costs;
 //! a test clock that steps forward by µs to minutes and sometimes back;
 //! now and then another program persisting a key or overwriting it with a
 //! value the library never writes, which both must refuse alike) and
@@ -19,9 +20,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ratelimit::backend::memory;
+use ratelimit::limiter::adjust::Adjust;
 use ratelimit::limiter::compound::Compound;
 use ratelimit::limiter::instance::{CallOptions, Limiter};
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Outcome, Policy};
+use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Algorithm, Op, Outcome, Policy};
 use ratelimit::metrics::{layout, Mode};
 use ratelimit_core::store::Value;
 use support::OPTS;
@@ -266,7 +268,10 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             let id = rng.pick(&IDS);
             let max_cost = policies[m].max_cost.min(policies.iter().map(|p| p.max_cost).min().unwrap());
             let cost = if rng.below(3) == 0 { rng.range(1, max_cost) } else { 1 };
-            let what = rng.below(13);
+            let what = rng.below(18);
+            let units = if rng.below(3) == 0 { rng.range(1, 2 * max_cost + 1) } else { 1 };
+            let wait = rng.pick(&[0.0, 0.5, 2.0, 30.0]);
+            let books = matches!(policies[m].algorithm, Algorithm::TokenBucket | Algorithm::LeakyBucket | Algorithm::Gcra);
             let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
             let (kind, foreign) =
                 (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec(), b"1.5".to_vec()][rng.below(4) as usize].clone());
@@ -281,7 +286,17 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     // The combined outcome, then every member's own.
                     10 => ("compound", all.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
                     11 => ("compound peek", all.decide_at(id, Op::Peek, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
-                    _ => ("outside write", Ok(vec![])),
+                    12 => ("outside write", Ok(vec![])),
+                    13 => ("refund", one.adjust_at(id, Adjust::Refund, units, opts, Some(now)).map(|o| vec![o])),
+                    14 => ("charge", one.adjust_at(id, Adjust::Charge, units, opts, Some(now)).map(|o| vec![o])),
+                    15 if books => ("reserve", one.adjust_at(id, Adjust::Reserve(wait), cost, opts, Some(now)).map(|o| vec![o])),
+                    15 => ("charge", one.adjust_at(id, Adjust::Charge, 1, opts, Some(now)).map(|o| vec![o])),
+                    16 => {
+                        ("compound refund", all.adjust_at(id, Adjust::Refund, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
+                    }
+                    _ => {
+                        ("compound charge", all.adjust_at(id, Adjust::Charge, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
+                    }
                 }
             };
             let mut answers = Vec::new();
@@ -349,11 +364,21 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
         let calls = |name: &str| -> u64 {
             stats.lines().find_map(|l| l.strip_prefix(&format!("cmdstat_{name}:calls="))).and_then(|r| r.split(',').next()?.parse().ok()).unwrap_or(0)
         };
-        let module_calls: u64 =
-            ["take", "peek", "take_many", "compound2", "compound2_peek", "take_counted", "take_many_counted", "compound2_counted"]
-                .iter()
-                .map(|c| calls(&format!("ratelimit.{c}")))
-                .sum();
+        let module_calls: u64 = [
+            "take",
+            "peek",
+            "take_many",
+            "compound2",
+            "compound2_peek",
+            "take_counted",
+            "take_many_counted",
+            "compound2_counted",
+            "adjust",
+            "adjust_counted",
+        ]
+        .iter()
+        .map(|c| calls(&format!("ratelimit.{c}")))
+        .sum();
         // The Lua side: FCALL, or EVALSHA on a server without Functions (Redis 6).
         let lua_calls = calls("fcall") + calls("evalsha");
         assert!(module_calls > 1000 && lua_calls > 1000, "module calls {module_calls}, FCALL/EVALSHA calls {lua_calls}");

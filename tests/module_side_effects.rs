@@ -2,7 +2,8 @@
 //! writes fire. The module writes through the key API, not by running
 //! commands, so it fires the events itself; a subscriber must hear, key for
 //! key, what it hears when the Lua library decides (`set`, `expire`,
-//! `incrby`, `hincrby`, `hdel`, `zadd`, `zincr`, `zremrangebyscore`), in
+//! `incrby`, `hincrby`, `hdel`, `zadd`, `zincr`, `zremrangebyscore`, and
+//! a refund's `zremrangebyrank` and `del`), in
 //! the same order. Runs on the server's own clock (no injected instant), as
 //! production calls do.
 
@@ -11,6 +12,7 @@ mod support;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use ratelimit::limiter::adjust::Adjust;
 use ratelimit::limiter::instance::CallOptions;
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Policy};
 use support::OPTS;
@@ -48,6 +50,11 @@ fn module_fires_the_keyspace_events_of_the_lua_library() {
             // denied, accepted again (cost 1).
             for op in [Op::Consume(2), Op::Consume(2), Op::Peek, Op::Consume(5), Op::Consume(1)] {
                 limiter.decide(b"", op, opts).unwrap_or_else(|e| panic!("{name} on {path}: {e}"));
+            }
+            // Given back, charged past the limit, given back whole (a log's
+            // newest entries go, a bucket or a TAT back to its start is deleted).
+            for (mode, units) in [(Adjust::Refund, 2), (Adjust::Charge, 3), (Adjust::Refund, 20)] {
+                limiter.adjust_at(b"", mode, units, opts, None).unwrap_or_else(|e| panic!("{name} on {path}: {mode:?}: {e}"));
             }
         }
     }

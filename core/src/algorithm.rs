@@ -7,6 +7,7 @@
 //! `repair`, what a consuming call that takes nothing writes (a fixed
 //! window's lost expiry).
 
+use crate::answer::Answer;
 use crate::effect::Effect;
 use crate::numbers::lua_tonumber;
 use crate::view::{Read, Refused, View};
@@ -41,21 +42,30 @@ enum State {
     Gcra(gcra::State),
 }
 
-/// The largest count (limit, capacity, cost): 2^40, exact in doubles with
-/// room to add (the extension's `params::MAX_COUNT`).
-pub const MAX_COUNT: f64 = 1_099_511_627_776.0;
-/// The longest duration, 10 years (the extension's `params::MAX_SECONDS`),
-/// and in ms and µs.
-pub const MAX_SECONDS: f64 = 315_360_000.0;
-pub const MAX_MS: f64 = MAX_SECONDS * 1e3;
-pub const MAX_US: f64 = MAX_SECONDS * 1e6;
-/// The most slices in a sliding window's hash (the extension's `MAX_BLOCKS`).
-pub const MAX_BLOCKS: f64 = 1000.0;
-/// The largest cost of an exact log (the extension's `MAX_LOG_COST`).
-pub const MAX_LOG_COST: f64 = 1000.0;
+pub use crate::limits::{MAX_BLOCKS, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_SECONDS, MAX_US};
 
 /// (remaining, reset_us, delay_us) of a committed cost.
 pub type Committed = (f64, f64, f64);
+
+/// What an `adjust` call does to a key whose state `check` read (the
+/// `adjust` entry's mode: 0, 1, 2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Adjust {
+    /// Give back up to `units` of what the id used, never past the empty/full state.
+    Refund,
+    /// Take `units` even past the limit: a debt the clock pays off.
+    Charge,
+    /// Book `units` to be used after a wait of at most this many µs
+    /// (token bucket, leaky bucket, GCRA); else book nothing.
+    Reserve(f64),
+}
+
+impl Adjust {
+    /// Whether `algo` can do it (a booking needs an algorithm whose debt is a wait).
+    pub fn fits(self, algo: &Algorithm) -> bool {
+        !matches!(self, Adjust::Reserve(_)) || matches!(algo, Algorithm::TokenBucket(_) | Algorithm::LeakyBucket(_) | Algorithm::Gcra(_))
+    }
+}
 
 impl Algorithm {
     /// How many arguments follow the algorithm's name, by name.
@@ -179,6 +189,45 @@ impl Algorithm {
         }
     }
 
+    /// `mode` with `units` on the state `check(view, units, now)` read: the
+    /// answer, its writes in `effects`. Each algorithm's part is its
+    /// `refund`, `charge` (for what does not fit; what fits is `commit`, the
+    /// consume's own writes) and `reserve`. A charge that does not fit is
+    /// the answer of a denial (retry: until a cost of 1 fits), a booking
+    /// that would wait too long is one (retry: its wait), and one that waits
+    /// is accepted with its wait as the delay.
+    pub fn adjust(&self, view: &dyn View, mode: Adjust, units: f64, now: f64, c: Checked, effects: &mut Vec<Effect>) -> Read<Answer> {
+        let fits = c.fits;
+        let booked = |(remaining, reset, r): (f64, f64, Result<f64, f64>)| match r {
+            Ok(delay) => Answer::new(remaining, reset, None, delay),
+            Err(wait) => Answer::new(remaining, reset, Some(wait), 0.0),
+        };
+        Ok(match (mode, self, c.state) {
+            (Adjust::Refund, Algorithm::FixedWindow(p), State::FixedWindow(s)) => done(fixed_window::refund(p, units, s, effects)?),
+            (Adjust::Refund, Algorithm::SlidingLog(p), State::SlidingLog(s)) => done(sliding_log::refund(p, view, units, s, effects)?),
+            (Adjust::Refund, Algorithm::SlidingBlocks(p), State::SlidingBlocks(s)) => done(sliding_blocks::refund(p, units, now, s, effects)),
+            (Adjust::Refund, Algorithm::TokenBucket(p), State::TokenBucket(s)) => done(token_bucket::refund(p, units, s, effects)),
+            (Adjust::Refund, Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => done(leaky_bucket::refund(p, units, s, effects)),
+            (Adjust::Refund, Algorithm::Gcra(p), State::Gcra(s)) => done(gcra::refund(p, units, now, s, effects)),
+            (Adjust::Charge, _, state) if fits => {
+                let (remaining, reset, delay) = self.commit(view, units, now, Checked { fits, remaining: c.remaining, state }, effects)?;
+                Answer::new(remaining, reset, None, delay)
+            }
+            (Adjust::Charge, Algorithm::FixedWindow(p), State::FixedWindow(s)) => owes(fixed_window::charge(p, units, s, effects)?),
+            (Adjust::Charge, Algorithm::SlidingLog(p), State::SlidingLog(s)) => owes(sliding_log::charge(p, view, units, now, s, effects)?),
+            (Adjust::Charge, Algorithm::SlidingBlocks(p), State::SlidingBlocks(s)) => owes(sliding_blocks::charge(p, units, now, s, effects)?),
+            (Adjust::Charge, Algorithm::TokenBucket(p), State::TokenBucket(s)) => owes(token_bucket::charge(p, units, s, effects)),
+            (Adjust::Charge, Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => owes(leaky_bucket::charge(p, units, s, effects)),
+            (Adjust::Charge, Algorithm::Gcra(p), State::Gcra(s)) => owes(gcra::charge(p, now, s, effects)),
+            (Adjust::Reserve(wait), Algorithm::TokenBucket(p), State::TokenBucket(s)) => {
+                booked(token_bucket::reserve(p, units, wait, fits, s, effects))
+            }
+            (Adjust::Reserve(wait), Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => booked(leaky_bucket::reserve(p, units, wait, s, effects)),
+            (Adjust::Reserve(wait), Algorithm::Gcra(p), State::Gcra(s)) => booked(gcra::reserve(p, wait, now, s, effects)),
+            _ => unreachable!("a check's state belongs to its own algorithm, and a booking to one that books (Adjust::fits)"),
+        })
+    }
+
     /// Takes `cost` (only after `check` said it fits).
     pub fn commit(&self, view: &dyn View, cost: f64, now: f64, c: Checked, effects: &mut Vec<Effect>) -> Read<Committed> {
         Ok(match (self, c.state) {
@@ -191,4 +240,14 @@ impl Algorithm {
             _ => unreachable!("a check's state belongs to its own algorithm"),
         })
     }
+}
+
+/// A refund's answer: accepted, with the state after it.
+fn done((remaining, reset): (f64, f64)) -> Answer {
+    Answer::new(remaining, reset, None, 0.0)
+}
+
+/// A charge past the limit: denied, with its retry (until a cost of 1 fits).
+fn owes((remaining, reset, retry): (f64, f64, f64)) -> Answer {
+    Answer::new(remaining, reset, Some(retry), 0.0)
 }

@@ -12,7 +12,10 @@ pub const EPS: f64 = 1e-9;
 const TWO_53: f64 = 9_007_199_254_740_992.0;
 
 /// `(amount, ts)` from a stored state, or the refusal of what the library
-/// never writes (other lengths, NaN, infinities, negatives).
+/// never writes (other lengths, NaN, infinities, amounts of -2^53 or less).
+/// A token bucket's amount is negative while it owes (a charge past the
+/// limit, a booking that waits: `token_bucket::charge`, `reserve`); an
+/// extension older than those refuses such a state as foreign.
 pub fn unpack_state(raw: &[u8], what: &str) -> Result<(f64, f64), Refused> {
     let refuse = || Refused::foreign(&format!("a value that is not a {what}"));
     if raw.len() != 16 {
@@ -21,7 +24,7 @@ pub fn unpack_state(raw: &[u8], what: &str) -> Result<(f64, f64), Refused> {
     let v = f64::from_le_bytes(raw[..8].try_into().expect("8 bytes"));
     let ts = f64::from_le_bytes(raw[8..].try_into().expect("8 bytes"));
     // NaN is in no range, as it fails Lua's comparisons.
-    if !((0.0..TWO_53).contains(&v) && (0.0..TWO_53).contains(&ts)) {
+    if !(v > -TWO_53 && v < TWO_53 && (0.0..TWO_53).contains(&ts)) {
         return Err(refuse());
     }
     Ok((v, ts))
@@ -45,6 +48,12 @@ pub fn expire_ms(us: f64) -> i64 {
     ((us / 1000.0).ceil() as i64).max(1)
 }
 
+/// The deepest a bucket may owe: what `rate` pays back in MAX_SECONDS, so
+/// the time to pay it off stays within what the arithmetic keeps exact.
+pub fn most_owed(rate: f64) -> f64 {
+    rate * crate::limits::MAX_SECONDS
+}
+
 /// math.floor(x + EPS).
 pub fn whole(x: f64) -> f64 {
     (x + EPS).floor()
@@ -58,7 +67,8 @@ mod tests {
     fn states_round_trip_and_foreign_ones_are_refused() {
         let bytes = pack_state(2.5, 1_700_000_000_000_000.0);
         assert_eq!(unpack_state(&bytes, "token bucket"), Ok((2.5, 1_700_000_000_000_000.0)));
-        for bad in [pack_state(f64::NAN, 0.0), pack_state(-1.0, 0.0), pack_state(1.0, f64::INFINITY), b"12".to_vec()] {
+        assert_eq!(unpack_state(&pack_state(-3.5, 7.0), "token bucket"), Ok((-3.5, 7.0)), "a debt");
+        for bad in [pack_state(f64::NAN, 0.0), pack_state(-TWO_53, 0.0), pack_state(1.0, -1.0), pack_state(1.0, f64::INFINITY), b"12".to_vec()] {
             assert_eq!(unpack_state(&bad, "token bucket").unwrap_err().0, "ERR ratelimit: the key holds a value that is not a token bucket");
         }
     }

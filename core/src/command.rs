@@ -16,6 +16,19 @@
 //!                           redis`): one more key (the counters' base, in the
 //!                           same slot) after the keys, and the three counting
 //!                           arguments (`metrics::Counting`) before the algorithm
+//!   RATELIMIT.ADJUST        n key… (algorithm arg…)×n mode units max_wait_us [now_us]
+//!   RATELIMIT.ADJUST_COUNTED the same, counted as one decision (as above)
+//!                           refund (mode 0), charge (1) or reserve (2,
+//!                           one key: token or leaky bucket, GCRA) `units`
+//!                           on every key (`Algorithm::adjust`); one entry
+//!                           with a mode rather than three, so that each
+//!                           algorithm's part of the three is reached from
+//!                           one place in each language; replies a record
+//!                           per key, as a compound does. `units`: a
+//!                           booking's as a cost; a refund's and a charge's
+//!                           up to 2^40 (a charge on an exact log up to
+//!                           1,000: a member per unit); `max_wait_us`: a
+//!                           reservation's longest wait, 0 to MAX_US (else 0)
 //!
 //! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
 //! the extension never sends (the ranges its constructors check). `cost` is
@@ -34,7 +47,7 @@
 //! library instead (`redis::script`, `Fix::DropModule`); an older extension
 //! meeting this module does the same with its `compound`.
 
-use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
+use crate::algorithm::{Adjust, Algorithm, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
 use crate::entries;
 use crate::keyspace::Keyspace;
@@ -59,10 +72,12 @@ pub enum Command {
     TakeCounted,
     TakeManyCounted,
     CompoundCounted,
+    Adjust,
+    AdjustCounted,
 }
 
 impl Command {
-    pub const ALL: [Command; 9] = [
+    pub const ALL: [Command; 11] = [
         Command::Take,
         Command::Peek,
         Command::TakeMany,
@@ -72,6 +87,8 @@ impl Command {
         Command::TakeCounted,
         Command::TakeManyCounted,
         Command::CompoundCounted,
+        Command::Adjust,
+        Command::AdjustCounted,
     ];
 
     /// The name the module registers it under (commands are case-blind:
@@ -87,6 +104,8 @@ impl Command {
             Command::TakeCounted => "ratelimit.take_counted",
             Command::TakeManyCounted => "ratelimit.take_many_counted",
             Command::CompoundCounted => "ratelimit.compound2_counted",
+            Command::Adjust => "ratelimit.adjust",
+            Command::AdjustCounted => "ratelimit.adjust_counted",
         }
     }
 
@@ -105,7 +124,7 @@ impl Command {
     /// Whether its decisions are counted: its last key is the counters'
     /// base and its arguments start with the counting ones.
     pub fn counted(self) -> bool {
-        matches!(self, Command::TakeCounted | Command::TakeManyCounted | Command::CompoundCounted)
+        matches!(self, Command::TakeCounted | Command::TakeManyCounted | Command::CompoundCounted | Command::AdjustCounted)
     }
 }
 
@@ -166,6 +185,14 @@ pub enum Call<'a> {
         cost: f64,
         now: Option<f64>,
         peek: bool,
+        counted: Option<Counted<'a>>,
+    },
+    /// adjust: refund, charge or reserve on every member's key.
+    Adjust {
+        members: Vec<(&'a [u8], Algorithm)>,
+        mode: Adjust,
+        units: f64,
+        now: Option<f64>,
         counted: Option<Counted<'a>>,
     },
 }
@@ -265,6 +292,48 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             }
             Ok(Call::Compound { members, cost, now, peek: command == Command::CompoundPeek, counted })
         }
+        Command::Adjust | Command::AdjustCounted => {
+            let mut members = Vec::with_capacity(n);
+            let mut rest = rest;
+            for key in keys {
+                let (algo, after) = algorithm(rest)?;
+                members.push((*key, algo));
+                rest = after;
+            }
+            if !(3..=4).contains(&rest.len()) {
+                return Err(Bad::Arity);
+            }
+            let (mode, wait, tail) = (rest[0], rest[2], [rest[1]].into_iter().chain(rest.get(3).copied()).collect::<Vec<&[u8]>>());
+            let wait = whole(wait, 0.0, MAX_US).ok_or_else(|| bad("max_wait_us must be a whole number of microseconds from 0 to 315360000000000"))?;
+            let mode = match mode {
+                b"0" => Adjust::Refund,
+                b"1" => Adjust::Charge,
+                b"2" => Adjust::Reserve(wait),
+                _ => return Err(bad("the mode must be 0 (refund), 1 (charge) or 2 (reserve)")),
+            };
+            // A refund's units bound nothing (it gives back at most what was
+            // used), nor a charge's (a debt is bounded by each algorithm)
+            // but an exact log's work (a member per unit); a booking's are a cost's.
+            let (units, now) = match mode {
+                Adjust::Reserve(_) => cost_and_clock(&tail, &mut members.iter().map(|(_, a)| a))?,
+                _ => cost_and_clock(&tail, &mut std::iter::empty())?,
+            };
+            if mode == Adjust::Charge && units > MAX_LOG_COST && members.iter().any(|(_, a)| matches!(a, Algorithm::SlidingLog(_))) {
+                return Err(bad(&format!("an exact log takes at most {MAX_LOG_COST} units per call")));
+            }
+            if members.iter().any(|(_, a)| !mode.fits(a)) {
+                return Err(bad("reserve books on a token bucket, a leaky bucket or GCRA"));
+            }
+            if matches!(mode, Adjust::Reserve(_)) && n != 1 {
+                return Err(bad("reserve books on one key"));
+            }
+            let mut sorted: Vec<&[u8]> = keys.to_vec();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(bad("a compound's keys must be distinct"));
+            }
+            Ok(Call::Adjust { members, mode, units, now, counted })
+        }
     }
 }
 
@@ -291,6 +360,15 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
             let answer = match counted {
                 Some(c) => entries::compound_counted(ks, members, c.base, &c.counting, *cost, *now)?,
                 None => entries::compound(ks, members, *cost, *now, *peek)?,
+            };
+            let mut out = Vec::with_capacity(32 * members.len());
+            answer.write_to(&mut out);
+            Ok(out)
+        }
+        Call::Adjust { members, mode, units, now, counted } => {
+            let answer = match counted {
+                Some(c) => entries::adjust_counted(ks, members, c.base, &c.counting, *mode, *units, *now)?,
+                None => entries::adjust(ks, members, *mode, *units, *now)?,
             };
             let mut out = Vec::with_capacity(32 * members.len());
             answer.write_to(&mut out);
@@ -368,6 +446,40 @@ mod tests {
         );
         assert_eq!(refusal(Command::Compound, "c 2 a b fixed_window 1000 5 1"), "ERR ratelimit: no algorithm named 1");
         assert_eq!(refusal(Command::Compound, "c 2 a b fixed_window 1000 5"), "arity");
+    }
+
+    #[test]
+    fn adjust_reads_a_mode_units_and_a_wait() {
+        let a = args("ratelimit.adjust 2 a b fixed_window 1000 5 gcra 1000 3000 0 7 0");
+        assert!(
+            matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Refund, units: 7.0, now: None, ref members, .. } if members.len() == 2)
+        );
+        let a = args("ratelimit.adjust 1 a token_bucket 5 1 2 3 250000 1700000000000000");
+        assert!(
+            matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Reserve(w), units: 3.0, now: Some(_), .. } if w == 250000.0)
+        );
+        // A charge may take more than the limit; a booking may not.
+        assert!(parse(Command::Adjust, &args("a 1 a fixed_window 1000 5 1 9 0")).is_ok());
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a token_bucket 5 1 2 9 0"),
+            "ERR ratelimit: the cost must be at most 5, what the policy can ever take"
+        );
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a sliding_log 1000000 5 1000 1 1001 0"),
+            "ERR ratelimit: an exact log takes at most 1000 units per call"
+        );
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a fixed_window 1000 5 2 1 0"),
+            "ERR ratelimit: reserve books on a token bucket, a leaky bucket or GCRA"
+        );
+        assert_eq!(refusal(Command::Adjust, "a 2 a b gcra 1000 3000 gcra 1000 3000 2 1 0"), "ERR ratelimit: reserve books on one key");
+        assert_eq!(refusal(Command::Adjust, "a 1 a gcra 1000 3000 3 1 0"), "ERR ratelimit: the mode must be 0 (refund), 1 (charge) or 2 (reserve)");
+        assert_eq!(
+            refusal(Command::Adjust, "a 1 a gcra 1000 3000 0 1 -1"),
+            "ERR ratelimit: max_wait_us must be a whole number of microseconds from 0 to 315360000000000"
+        );
+        assert_eq!(refusal(Command::Adjust, "a 1 a gcra 1000 3000 0 1"), "arity");
+        assert_eq!(refusal(Command::Adjust, "a 2 a a gcra 1000 3000 gcra 1000 3000 0 1 0"), "ERR ratelimit: a compound's keys must be distinct");
     }
 
     #[test]

@@ -25,4 +25,9 @@ pub enum Effect {
     ZIncrBy(f64, Vec<u8>),
     /// ZREMRANGEBYSCORE key min max (both inclusive).
     ZRemRangeByScore(f64, f64),
+    /// ZREMRANGEBYRANK key -n -1: the n highest-ranked members (a log's
+    /// newest entries, which a refund gives back).
+    ZRemTop(i64),
+    /// DEL key: a refund that leaves the empty/full state, which a missing key says.
+    Del,
 }

@@ -212,3 +212,76 @@ fn compound_at<K: Keyspace + ?Sized>(
     answers.reverse();
     Ok(CompoundAnswer { members: answers })
 }
+
+/// `adjust`: refund, charge or reserve (`Adjust`) `units` on every member's
+/// key (one limiter is a compound of one). Every member is checked first,
+/// in order, so a refusal on any member writes nothing; then each adjusts
+/// its own key, from the last to the first (as lua/entries.lua's recursion
+/// unwinds). No member waits for another: a refund and a charge apply to
+/// every member whatever the others answer (a booking has one member,
+/// `command::parse` says so). Answers: every member's own, as a compound's.
+pub fn adjust<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    mode: crate::algorithm::Adjust,
+    units: f64,
+    injected: Option<f64>,
+) -> Read<CompoundAnswer> {
+    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    adjust_at(ks, members, mode, units, now, injected.is_some())
+}
+
+/// `adjust_counted`: `adjust`, counted as one decision under `base`
+/// (accepted when every member's answer is).
+pub fn adjust_counted<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    base: &[u8],
+    c: &Counting,
+    mode: crate::algorithm::Adjust,
+    units: f64,
+    injected: Option<f64>,
+) -> Read<CompoundAnswer> {
+    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    let answer = adjust_at(ks, members, mode, units, now, injected.is_some())?;
+    counted(ks, base, c, now, if answer.allowed() { (1, 0) } else { (0, 1) });
+    Ok(answer)
+}
+
+fn adjust_at<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    members: &[(&[u8], Algorithm)],
+    mode: crate::algorithm::Adjust,
+    units: f64,
+    now: f64,
+    injected: bool,
+) -> Read<CompoundAnswer> {
+    // One limiter (refund(), charge(), reserve() of one key): no lists to build.
+    if let [(key, algo)] = members {
+        let mut effects = Vec::new();
+        let answer = {
+            let view = ks.view(key);
+            let c = algo.check(&*view, units, now, injected)?;
+            algo.adjust(&*view, mode, units, now, c, &mut effects)?
+        };
+        ks.apply(key, &effects)?;
+        return Ok(CompoundAnswer { members: vec![answer] });
+    }
+    let mut checked = Vec::with_capacity(members.len());
+    for (key, algo) in members {
+        checked.push(algo.check(&*ks.view(key), units, now, injected)?);
+    }
+    let mut answers = Vec::with_capacity(members.len());
+    let mut writes: Vec<(&[u8], Vec<Effect>)> = Vec::with_capacity(members.len());
+    for (m, c) in checked.into_iter().enumerate().rev() {
+        let (key, algo) = &members[m];
+        let mut effects = Vec::new();
+        answers.push(algo.adjust(&*ks.view(key), mode, units, now, c, &mut effects)?);
+        writes.push((key, effects));
+    }
+    for (key, effects) in writes {
+        ks.apply(key, &effects)?;
+    }
+    answers.reverse();
+    Ok(CompoundAnswer { members: answers })
+}

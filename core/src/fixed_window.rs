@@ -104,6 +104,34 @@ pub fn commit(p: &Params, cost: f64, s: State, effects: &mut Vec<Effect>) -> Rea
     Ok((p.limit - cost, p.window * 1000.0, 0.0))
 }
 
+/// Gives `units` back to the open window, not below 0 (a counter from
+/// outside that is not above 0 is left alone): (remaining, reset). Nothing
+/// when no window is open. A counter without expiry gets one window, as a
+/// denial repairs it.
+pub fn refund(p: &Params, units: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64)> {
+    let Some(raw) = &s.raw else {
+        return Ok((p.limit, 0.0));
+    };
+    let used = redis_int(raw).ok_or_else(Refused::not_an_integer)? as f64;
+    let mut back = units;
+    if back > used {
+        back = used.max(0.0);
+    }
+    if back > 0.0 {
+        effects.push(Effect::IncrBy(-(back as i64)));
+    }
+    repair(p, &s, effects);
+    let ttl = if s.ttl < 0.0 { p.window } else { s.ttl };
+    Ok(((p.limit - used + back).max(0.0), ttl * 1000.0))
+}
+
+/// Takes `units` that do not fit (the counter goes past the limit until the
+/// window ends): commit's writes, and (remaining 0, reset, the window's end).
+pub fn charge(p: &Params, units: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64, f64)> {
+    let (_, reset, _) = commit(p, units, s, effects)?;
+    Ok((0.0, reset, reset))
+}
+
 /// A cost-1 hit without check and commit, as the extension's counter path
 /// (src/redis/counter.rs) and lua/algorithms/fixed_window.lua's `hit` make
 /// one: count it (a denied one too, as the contract allows for cost 1), give

@@ -57,3 +57,52 @@ pub fn commit(p: &Params, now: f64, s: State, effects: &mut Vec<Effect>) -> (f64
     effects.push(Effect::SetPx(int_text(s.new_tat), ((ttl + 999.0) / 1000.0).floor() as i64));
     (remaining(p, s.new_tat, now), ttl, 0.0)
 }
+
+/// The TAT `tat` written, to expire once it has passed (at least 1 ms).
+fn write(tat: f64, now: f64, effects: &mut Vec<Effect>) {
+    effects.push(Effect::SetPx(int_text(tat), (((tat - now + 999.0) / 1000.0).floor() as i64).max(1)));
+}
+
+/// Moves the TAT back by `units` intervals, not before now: (remaining,
+/// reset). Writes nothing when nothing changes (no TAT ahead of now);
+/// deletes the key when the TAT comes back to now.
+pub fn refund(p: &Params, units: f64, now: f64, s: State, effects: &mut Vec<Effect>) -> (f64, f64) {
+    let mut tat = s.tat - p.interval * units;
+    if tat < now {
+        tat = now;
+    }
+    if tat != s.tat {
+        // Caught up with now: a missing key says so.
+        if tat == now {
+            effects.push(Effect::Del);
+        } else {
+            write(tat, now, effects);
+        }
+    }
+    (remaining(p, tat, now), tat - now)
+}
+
+/// Pushes the TAT by `units` intervals that do not fit (a debt, at most
+/// MAX_US past the tolerance): (remaining 0, reset, until a cost of 1 fits).
+pub fn charge(p: &Params, now: f64, s: State, effects: &mut Vec<Effect>) -> (f64, f64, f64) {
+    let mut tat = s.new_tat;
+    if tat > now + p.tolerance + crate::limits::MAX_US {
+        tat = now + p.tolerance + crate::limits::MAX_US;
+    }
+    write(tat, now, effects);
+    (remaining(p, tat, now), tat - now, tat + p.interval - p.tolerance - now)
+}
+
+/// Books `cost` when its wait (until the pushed TAT is within the
+/// tolerance) is at most `max_wait` µs; see `token_bucket::reserve`.
+pub fn reserve(p: &Params, max_wait: f64, now: f64, s: State, effects: &mut Vec<Effect>) -> (f64, f64, Result<f64, f64>) {
+    let mut wait = s.new_tat - p.tolerance - now;
+    if wait < 0.0 {
+        wait = 0.0;
+    }
+    if wait > max_wait {
+        return (remaining(p, s.tat, now), s.tat - now, Err(wait));
+    }
+    write(s.new_tat, now, effects);
+    (remaining(p, s.new_tat, now), s.new_tat - now, Ok(wait))
+}

@@ -13,7 +13,8 @@
 //!
 //! Layout: `algorithm` (parsing the entries' arguments, dispatch), one file
 //! per algorithm, `buckets` (what token and leaky bucket share), `numbers`
-//! (Lua's and Redis's ways of reading numbers), `keyspace` (what an executor
+//! (Lua's and Redis's ways of reading numbers), `limits` (the bounds of
+//! arguments and state), `keyspace` (what an executor
 //! gives: its keys and its clock), `entries` (one key, a batch, a compound:
 //! lua/entries.lua), `answer` (the reply bytes), `command` (the
 //! server module's commands, parsed and run without a server), `store` (an
@@ -32,6 +33,7 @@ pub mod fixed_window;
 pub mod gcra;
 pub mod keyspace;
 pub mod leaky_bucket;
+pub mod limits;
 pub mod metrics;
 pub mod numbers;
 pub mod sliding_blocks;

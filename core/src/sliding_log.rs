@@ -62,3 +62,32 @@ pub fn commit(p: &Params, view: &dyn View, cost: f64, now: f64, s: State, effect
     effects.push(Effect::PExpire(p.ttl_ms as i64));
     Ok((p.limit - s.used - cost, p.window, 0.0))
 }
+
+/// Removes the id's newest `units` entries (at most those in the window):
+/// (remaining, reset).
+pub fn refund(p: &Params, view: &dyn View, units: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64)> {
+    let back = if units > s.used { s.used } else { units };
+    let left = s.used - back;
+    let mut reset = 0.0;
+    // Until the newest entry that stays leaves the window.
+    if left > 0.0 {
+        reset = view.znth_score_above(s.edge, (left - 1.0) as i64)?.unwrap_or(s.edge) - s.edge;
+    }
+    if back > 0.0 {
+        effects.push(Effect::ZRemTop(back as i64));
+    }
+    Ok(((p.limit - left).max(0.0), reset))
+}
+
+/// Takes `units` that do not fit: commit's writes, and (remaining 0, reset,
+/// until a cost of 1 fits: once the (used + units - limit)-th oldest entry,
+/// from 0, has left; an entry of this call leaves after the window).
+pub fn charge(p: &Params, view: &dyn View, units: f64, now: f64, s: State, effects: &mut Vec<Effect>) -> Read<(f64, f64, f64)> {
+    let nth = s.used + units - p.limit;
+    let mut retry = p.window;
+    if nth < s.used {
+        retry = view.znth_score_above(s.edge, nth as i64)?.unwrap_or(s.edge) - s.edge;
+    }
+    let (_, reset, _) = commit(p, view, units, now, s, effects)?;
+    Ok((0.0, reset, retry))
+}

@@ -258,6 +258,22 @@ impl Store {
                     }
                 }
             }
+            Effect::Del => {
+                self.keys.remove(key);
+            }
+            Effect::ZRemTop(n) => {
+                if let Some(Value::Zset(z)) = self.keys.get_mut(key).map(|e| &mut e.value) {
+                    for _ in 0..*n {
+                        match z.order.pop_last() {
+                            Some((_, m)) => z.scores.remove(&m),
+                            None => break,
+                        };
+                    }
+                    if z.is_empty() {
+                        self.keys.remove(key);
+                    }
+                }
+            }
         }
         Ok(())
     }

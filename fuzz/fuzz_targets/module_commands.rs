@@ -1,4 +1,4 @@
-//! The server module's nine commands (the six and their three counted
+//! The server module's eleven commands (the seven and their four counted
 //! forms), parsed and decided without a server
 //! (`ratelimit_core::command`, what `module/src/commands.rs` runs), on an
 //! in-memory keyspace (`Store`, Redis's semantics) that first gets values
@@ -21,7 +21,8 @@
 //!   counters, which count its decisions: one per key of a batch that
 //!   answered, one for a take or a compound);
 //! - a denied take or compound writes no value (a fixed window that lost
-//!   its expiry may get one back);
+//!   its expiry may get one back); an adjust (refund, charge, reserve)
+//!   replies a record per member;
 //! - every reply has its format's shape, and where the call's keys hold only
 //!   what the library wrote, numbers the extension's decoder takes
 //!   (`ratelimit_fuzz::replies`).
@@ -120,7 +121,8 @@ fn call_args(b: &mut Bytes, command: Command) -> Vec<Vec<u8>> {
     if command == Command::HitMany {
         args.push(number(b));
     } else {
-        let members = if matches!(command, Command::Compound | Command::CompoundPeek | Command::CompoundCounted) { n } else { 1 };
+        let adjust = matches!(command, Command::Adjust | Command::AdjustCounted);
+        let members = if adjust || matches!(command, Command::Compound | Command::CompoundPeek | Command::CompoundCounted) { n } else { 1 };
         for _ in 0..members {
             let name = ALGORITHMS[b.next() as usize % ALGORITHMS.len()];
             args.push(name.to_vec());
@@ -129,7 +131,13 @@ fn call_args(b: &mut Bytes, command: Command) -> Vec<Vec<u8>> {
                 args.push(number(b));
             }
         }
+        if adjust {
+            args.push((b.next() % 3).to_string().into_bytes()); // refund, charge, reserve
+        }
         args.push(number(b));
+        if adjust {
+            args.push(number(b)); // the longest wait
+        }
         if b.next() % 2 == 1 {
             args.push((clock() + i64::from(b.next()) * 1000).to_string().into_bytes());
         }
@@ -240,7 +248,11 @@ fuzz_target!(|data: &[u8]| {
         };
         // A test's clock stands for the server's: the keyspace's expiries
         // follow it too (a window's expiry is an instant on that clock).
-        if let Call::One { now: Some(now), .. } | Call::Many { now: Some(now), .. } | Call::Compound { now: Some(now), .. } = call {
+        if let Call::One { now: Some(now), .. }
+        | Call::Many { now: Some(now), .. }
+        | Call::Compound { now: Some(now), .. }
+        | Call::Adjust { now: Some(now), .. } = call
+        {
             NOW_US.store(now as i64, Ordering::Relaxed);
         }
         let before = store.snapshot();
@@ -268,12 +280,14 @@ fuzz_target!(|data: &[u8]| {
             Call::One { key, algo, .. } => vec![(*key, Writer::Algorithm(*algo))],
             Call::Many { keys, algo, .. } => keys.iter().map(|k| (*k, Writer::Algorithm(*algo))).collect(),
             Call::Hits { keys, window_ms, .. } => keys.iter().map(|k| (*k, Writer::Hits(*window_ms))).collect(),
-            Call::Compound { members, .. } => members.iter().map(|(k, a)| (*k, Writer::Algorithm(*a))).collect(),
+            Call::Compound { members, .. } | Call::Adjust { members, .. } => members.iter().map(|(k, a)| (*k, Writer::Algorithm(*a))).collect(),
         };
         let ours = |keys: &[&[u8]]| ours(&writers, &before, &policies, keys);
         // Only the call's own keys change, and a counted call's counters.
         let counted = match &call {
-            Call::One { counted, .. } | Call::Many { counted, .. } | Call::Compound { counted, .. } => counted.as_ref(),
+            Call::One { counted, .. } | Call::Many { counted, .. } | Call::Compound { counted, .. } | Call::Adjust { counted, .. } => {
+                counted.as_ref()
+            }
             Call::Hits { .. } => None,
         };
         let counters = counted.map(|Counted { base, .. }| metrics::key(base, metrics::minute(clock() as f64)));
@@ -323,6 +337,13 @@ fuzz_target!(|data: &[u8]| {
                     for (key, _) in members {
                         assert_eq!(value_of(&before, key), value_of(&after, key), "a denied compound wrote a value");
                     }
+                }
+            }
+            // Refunds and charges write whatever they answer; a refused booking writes nothing.
+            Call::Adjust { members, .. } => {
+                replies::compound(&reply, members.len(), ours(&members.iter().map(|(k, _)| *k).collect::<Vec<_>>()));
+                if counted.is_some() && exact {
+                    assert_eq!(added, 1 + carried, "a counted adjust's counters");
                 }
             }
             Call::Many { keys, .. } | Call::Hits { keys, .. } => {

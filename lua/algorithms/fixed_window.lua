@@ -105,6 +105,28 @@ ALGORITHMS.fixed_window = {
     return num(argv[i + 2]) - cost, window * 1000, 0
   end,
 
+  -- refund and charge (entries.lua's adjust; core/src/fixed_window.rs
+  -- mirrors them). A refund lowers the open window's count, not below 0
+  -- (nothing when no window is open); a counter without expiry gets one
+  -- window, as repair gives it.
+  refund = function(key, argv, i, units, now, raw, ttl, now_ms)
+    local window, limit = num(argv[i + 1]), num(argv[i + 2])
+    if not raw then return limit, 0 end
+    local used = tonumber(raw)
+    local back = units
+    if back > used then back = math.max(used, 0) end
+    if back > 0 then redis.call('INCRBY', key, int(-back)) end
+    ALGORITHMS.fixed_window.repair(key, argv, i, raw, ttl, now_ms)
+    if ttl < 0 then ttl = window end
+    return math.max(limit - used + back, 0), ttl * 1000
+  end,
+
+  -- Only for units that do not fit: commit's writes; a cost of 1 fits once the window ends.
+  charge = function(key, argv, i, units, now, raw, ttl, now_ms)
+    local _, reset = ALGORITHMS.fixed_window.commit(key, argv, i, units, now, raw, ttl, now_ms)
+    return 0, reset, reset
+  end,
+
   -- A cost-1 hit without check and commit, as src/redis/counter.rs makes one
   -- (for consumeMany's hit_many, entries.lua): count it (a denied one too,
   -- as the contract allows for cost 1), give a counter without expiry (a new

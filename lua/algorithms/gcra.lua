@@ -57,4 +57,38 @@ ALGORITHMS.gcra = {
     redis.call('SET', key, int(new_tat), 'PX', int(math.floor((ttl + 999) / 1000)))
     return gcra_remaining(num(argv[i + 1]), num(argv[i + 2]), new_tat, now), ttl, 0
   end,
+
+  -- refund, charge and reserve (entries.lua's adjust; core/src/gcra.rs
+  -- mirrors them). A TAT written lives until it has passed, at least 1 ms.
+  refund = function(key, argv, i, units, now, tat)
+    local interval, tolerance = num(argv[i + 1]), num(argv[i + 2])
+    local after = tat - interval * units
+    if after < now then after = now end
+    if after ~= tat then
+      -- Caught up with now: a missing key says so.
+      if after == now then
+        redis.call('DEL', key)
+      else
+        redis.call('SET', key, int(after), 'PX', int(math.max(math.floor((after - now + 999) / 1000), 1)))
+      end
+    end
+    return gcra_remaining(interval, tolerance, after, now), after - now
+  end,
+
+  -- Only for units that do not fit: the TAT at most 10 years past the tolerance.
+  charge = function(key, argv, i, units, now, tat, new_tat)
+    local interval, tolerance = num(argv[i + 1]), num(argv[i + 2])
+    if new_tat > now + tolerance + 315360000000000 then new_tat = now + tolerance + 315360000000000 end
+    redis.call('SET', key, int(new_tat), 'PX', int(math.max(math.floor((new_tat - now + 999) / 1000), 1)))
+    return gcra_remaining(interval, tolerance, new_tat, now), new_tat - now, new_tat + interval - tolerance - now
+  end,
+
+  reserve = function(key, argv, i, cost, now, wait, fits, tat, new_tat)
+    local interval, tolerance = num(argv[i + 1]), num(argv[i + 2])
+    local need = new_tat - tolerance - now
+    if need < 0 then need = 0 end
+    if need > wait then return gcra_remaining(interval, tolerance, tat, now), tat - now, 0, need end
+    redis.call('SET', key, int(new_tat), 'PX', int(math.max(math.floor((new_tat - now + 999) / 1000), 1)))
+    return gcra_remaining(interval, tolerance, new_tat, now), new_tat - now, need, nil
+  end,
 }

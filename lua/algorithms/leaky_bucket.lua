@@ -46,4 +46,40 @@ ALGORITHMS.leaky_bucket = {
     if remaining < 0 then remaining = 0 end
     return remaining, reset, delay
   end,
+
+  -- refund, charge and reserve (entries.lua's adjust; core/src/leaky_bucket.rs
+  -- mirrors them). The level is above the capacity while the bucket owes.
+  refund = function(key, argv, i, units, now, level, ts)
+    local capacity, rate = num(argv[i + 1]), num(argv[i + 2])
+    local after = level - units * num(argv[i + 3])
+    if after < 0 then after = 0 end
+    local reset = us_for(after, rate)
+    if after ~= level then
+      -- Empty: a missing key says so.
+      if reset == 0 then redis.call('DEL', key) else redis.call('SET', key, struct.pack('<dd', after, ts), 'PX', int(expire_ms(reset))) end
+    end
+    return math.max(math.floor(capacity - after + EPS), 0), reset
+  end,
+
+  -- Only for units that do not fit: a debt, no deeper than most_owed.
+  charge = function(key, argv, i, units, now, level, ts)
+    local capacity, rate, size = num(argv[i + 1]), num(argv[i + 2]), num(argv[i + 3])
+    level = level + units * size
+    if level > capacity + most_owed(rate) then level = capacity + most_owed(rate) end
+    local reset = us_for(level, rate)
+    redis.call('SET', key, struct.pack('<dd', level, ts), 'PX', int(expire_ms(reset)))
+    return 0, reset, us_for(level + size - capacity, rate)
+  end,
+
+  -- Books `cost` when it fits within `wait` µs; its delay is the wait until
+  -- it fits (0 now), not the queue's. Returns as the token bucket's.
+  reserve = function(key, argv, i, cost, now, wait, fits, level, ts)
+    local capacity, rate = num(argv[i + 1]), num(argv[i + 2])
+    local after = level + num(argv[i + 3]) * cost
+    local need = us_for(after - capacity, rate)
+    if need > wait then return math.max(math.floor(capacity - level + EPS), 0), us_for(level, rate), 0, need end
+    local reset = us_for(after, rate)
+    redis.call('SET', key, struct.pack('<dd', after, ts), 'PX', int(expire_ms(reset)))
+    return math.max(math.floor(capacity - after + EPS), 0), reset, need, nil
+  end,
 }

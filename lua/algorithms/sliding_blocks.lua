@@ -79,4 +79,60 @@ ALGORITHMS.sliding_blocks = {
     redis.call('PEXPIRE', key, int(math.ceil(reset / 1000)))
     return num(argv[i + 2]) - used - cost, reset, 0
   end,
+
+  -- refund and charge (entries.lua's adjust; core/src/sliding_blocks.rs
+  -- mirrors them). A refund lowers the newest slices first (only those
+  -- holding counters above 0); a slice that reaches 0 is deleted.
+  refund = function(key, argv, i, units, now, used, fields)
+    local window, limit, slice = num(argv[i + 1]), num(argv[i + 2]), num(argv[i + 3])
+    local oldest = math.floor((now - window) / slice)
+    local slices = {}
+    for f = 1, #fields, 2 do
+      local k, n = num(fields[f]), tonumber(fields[f + 1])
+      if k >= oldest and n > 0 and is_counter(fields[f + 1], n) then slices[#slices + 1] = {k, n, fields[f]} end
+    end
+    table.sort(slices, function(x, y) return x[1] > y[1] end)
+    local left, emptied, gone, lowered, by = units, {}, {}, nil, 0
+    for _, s in ipairs(slices) do
+      if left <= 0 then break end
+      if s[2] <= left then
+        left = left - s[2]
+        emptied[#emptied + 1] = s[3]
+        gone[s[1]] = true
+      else
+        lowered, by, left = s[3], left, 0
+      end
+    end
+    if #emptied > 0 then redis.call('HDEL', key, unpack(emptied)) end
+    if lowered then redis.call('HINCRBY', key, lowered, int(-by)) end
+    local newest = nil
+    for f = 1, #fields, 2 do
+      local k = num(fields[f])
+      if k >= oldest and not gone[k] and (newest == nil or k > newest) then newest = k end
+    end
+    local reset = 0
+    if newest then reset = (newest + 1) * slice + window - now end
+    return math.max(limit - used + units - left, 0), reset
+  end,
+
+  -- Only for units that do not fit: commit's writes; a cost of 1 fits once
+  -- enough of the oldest slices (this call's units in the current one) left.
+  charge = function(key, argv, i, units, now, used, fields, expired)
+    local window, limit, slice = num(argv[i + 1]), num(argv[i + 2]), num(argv[i + 3])
+    local oldest = math.floor((now - window) / slice)
+    local counts = {}
+    for f = 1, #fields, 2 do
+      local k = num(fields[f])
+      if k >= oldest then counts[#counts + 1] = {k, tonumber(fields[f + 1])} end
+    end
+    counts[#counts + 1] = {math.floor(now / slice), units}
+    table.sort(counts, function(x, y) return x[1] < y[1] end)
+    local need, freed, retry = used + units + 1 - limit, 0, 0
+    for _, c in ipairs(counts) do
+      freed = freed + c[2]
+      if freed >= need then retry = (c[1] + 1) * slice + window - now; break end
+    end
+    local _, reset = ALGORITHMS.sliding_blocks.commit(key, argv, i, units, now, used, fields, expired)
+    return 0, reset, retry
+  end,
 }

@@ -61,4 +61,31 @@ ALGORITHMS.sliding_log = {
     redis.call('PEXPIRE', key, argv[i + 3])
     return num(argv[i + 2]) - used - cost, num(argv[i + 1]), 0
   end,
+
+  -- refund and charge (entries.lua's adjust; core/src/sliding_log.rs mirrors
+  -- them). A refund removes the newest entries (at most those in the window).
+  refund = function(key, argv, i, units, now, edge, used, edge_s)
+    local back = units
+    if back > used then back = used end
+    local left = used - back
+    local reset = 0
+    -- Until the newest entry that stays leaves the window.
+    if left > 0 then
+      reset = tonumber(redis.call('ZRANGEBYSCORE', key, '(' .. edge_s, '+inf', 'WITHSCORES', 'LIMIT', int(left - 1), '1')[2]) - edge
+    end
+    if back > 0 then redis.call('ZREMRANGEBYRANK', key, int(-back), '-1') end
+    return math.max(num(argv[i + 2]) - left, 0), reset
+  end,
+
+  -- Only for units that do not fit: commit's writes; a cost of 1 fits once
+  -- the (used + units - limit)-th oldest entry (from 0) has left.
+  charge = function(key, argv, i, units, now, edge, used, edge_s)
+    local nth = used + units - num(argv[i + 2])
+    local retry = num(argv[i + 1])
+    if nth < used then
+      retry = tonumber(redis.call('ZRANGEBYSCORE', key, '(' .. edge_s, '+inf', 'WITHSCORES', 'LIMIT', int(nth), '1')[2]) - edge
+    end
+    local _, reset = ALGORITHMS.sliding_log.commit(key, argv, i, units, now, edge, used, edge_s)
+    return 0, reset, retry
+  end,
 }

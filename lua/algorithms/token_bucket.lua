@@ -42,4 +42,45 @@ ALGORITHMS.token_bucket = {
     redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', int(expire_ms(reset)))
     return math.floor(tokens + EPS), reset, 0
   end,
+
+  -- refund, charge and reserve (entries.lua's adjust; core/src/token_bucket.rs
+  -- mirrors them). Tokens are negative while the bucket owes (a charge past
+  -- the limit, bookings that wait): a consume is denied until refilled.
+  refund = function(key, argv, i, units, now, tokens, ts)
+    local capacity, rate = num(argv[i + 1]), num(argv[i + 2])
+    local after = tokens + units
+    if after > capacity then after = capacity end
+    local reset = us_for(capacity - after, rate)
+    if after ~= tokens then
+      -- Full: a missing key says so.
+      if reset == 0 then redis.call('DEL', key) else redis.call('SET', key, struct.pack('<dd', after, ts), 'PX', int(expire_ms(reset))) end
+    end
+    return math.max(math.floor(after + EPS), 0), reset
+  end,
+
+  -- Only for units that do not fit: a debt, no deeper than most_owed.
+  charge = function(key, argv, i, units, now, tokens, ts)
+    local capacity, rate = num(argv[i + 1]), num(argv[i + 2])
+    tokens = tokens - units
+    if tokens < -most_owed(rate) then tokens = -most_owed(rate) end
+    local reset = us_for(capacity - tokens, rate)
+    redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', int(expire_ms(reset)))
+    return 0, reset, us_for(1 - tokens, rate)
+  end,
+
+  -- Books `cost` when its wait is at most `wait` µs: remaining, reset,
+  -- delay, nil; else remaining, reset, 0, the wait, with nothing written.
+  reserve = function(key, argv, i, cost, now, wait, fits, tokens, ts)
+    if fits then
+      local remaining, reset = ALGORITHMS.token_bucket.commit(key, argv, i, cost, now, tokens, ts)
+      return remaining, reset, 0, nil
+    end
+    local capacity, rate = num(argv[i + 1]), num(argv[i + 2])
+    local need = us_for(cost - tokens, rate)
+    if need > wait then return math.max(math.floor(tokens + EPS), 0), us_for(capacity - tokens, rate), 0, need end
+    tokens = tokens - cost
+    local reset = us_for(capacity - tokens, rate)
+    redis.call('SET', key, struct.pack('<dd', tokens, ts), 'PX', int(expire_ms(reset)))
+    return 0, reset, need, nil
+  end,
 }

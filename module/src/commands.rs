@@ -78,3 +78,11 @@ pub fn take_many_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 pub fn compound_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::CompoundCounted, ctx, &args))
 }
+
+pub fn adjust(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::Adjust, ctx, &args))
+}
+
+pub fn adjust_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::AdjustCounted, ctx, &args))
+}

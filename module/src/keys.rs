@@ -147,6 +147,12 @@ impl<'c> Key<'c> {
         true
     }
 
+    /// Deletes the key (as DEL does).
+    pub fn delete(&self) -> bool {
+        // SAFETY: a handle opened for writing (the writes' keys are); deleting leaves it open on an empty key.
+        unsafe { api!(RedisModule_DeleteKey)(self.ptr) == raw::REDISMODULE_OK as c_int }
+    }
+
     // ---- expiries ----
 
     /// ms left, -1 without an expiry (the key must exist).
@@ -340,6 +346,19 @@ impl<'c> Key<'c> {
     pub fn zmembers(&self, min: f64, max: f64) -> Vec<Vec<u8>> {
         let mut members = Vec::new();
         self.walk(min, max, false, false, |k| {
+            members.push(k.current().0);
+            true
+        });
+        members
+    }
+
+    /// The `n` highest-ranked members, highest first (ZREMRANGEBYRANK -n -1's).
+    pub fn ztop_members(&self, n: usize) -> Vec<Vec<u8>> {
+        let mut members = Vec::with_capacity(n);
+        self.walk(f64::NEG_INFINITY, f64::INFINITY, false, true, |k| {
+            if members.len() >= n {
+                return false;
+            }
             members.push(k.current().0);
             true
         });

@@ -38,5 +38,7 @@ redis_module! {
         ["ratelimit.take_counted", commands::take_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_many_counted", commands::take_many_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound2_counted", commands::compound_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.adjust", commands::adjust, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.adjust_counted", commands::adjust_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
     ],
 }

@@ -206,6 +206,8 @@ const HDEL: &CStr = c"hdel";
 const ZADD: &CStr = c"zadd";
 const ZINCR: &CStr = c"zincr";
 const ZREMRANGEBYSCORE: &CStr = c"zremrangebyscore";
+const ZREMRANGEBYRANK: &CStr = c"zremrangebyrank";
+const DEL: &CStr = c"del";
 
 impl Server<'_> {
     /// Sets or moves the key's expiry and replicates it as an instant
@@ -277,6 +279,10 @@ impl Server<'_> {
                     key.notify(REDISMODULE_NOTIFY_HASH, HDEL);
                     let args: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
                     key.replicate(c"HDEL", &args);
+                    // HDEL of the last fields (a refund's) deletes the key, and says so.
+                    if key.kind() == Kind::Missing {
+                        key.notify(REDISMODULE_NOTIFY_GENERIC, DEL);
+                    }
                 }
             }
             // Scores go out as `int_text` writes them: the integer part.
@@ -308,6 +314,26 @@ impl Server<'_> {
                     gone.iter().for_each(|m| key.zrem(m));
                     key.notify(REDISMODULE_NOTIFY_ZSET, ZREMRANGEBYSCORE);
                     key.replicate_int_int(c"ZREMRANGEBYSCORE", *min as i64, *max as i64);
+                }
+            }
+            Effect::Del => {
+                if key.kind() != Kind::Missing {
+                    key.delete().then_some(()).ok_or_else(fail)?;
+                    key.notify(REDISMODULE_NOTIFY_GENERIC, DEL);
+                    key.replicate(c"DEL", &[]);
+                }
+            }
+            // Replicated as the members it removed: ZREM names them exactly.
+            Effect::ZRemTop(n) => {
+                let gone = key.ztop_members((*n).max(0) as usize);
+                if !gone.is_empty() {
+                    gone.iter().for_each(|m| key.zrem(m));
+                    key.notify(REDISMODULE_NOTIFY_ZSET, ZREMRANGEBYRANK);
+                    let args: Vec<&[u8]> = gone.iter().map(Vec::as_slice).collect();
+                    key.replicate(c"ZREM", &args);
+                    if key.kind() == Kind::Missing {
+                        key.notify(REDISMODULE_NOTIFY_GENERIC, DEL);
+                    }
                 }
             }
         }

@@ -18,6 +18,7 @@ use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
+use crate::limiter::adjust::Adjust;
 use crate::limiter::conclude::Conclude;
 use crate::limiter::instance::{CallOptions, Limiter};
 use crate::limiter::local::{self, LocalShare};
@@ -266,6 +267,33 @@ impl Compound {
         };
         let outcomes = conclude.batch(outcomes, n)?;
         Ok(outcomes.into_iter().zip(members).map(|(o, m)| self.joined(o, m, opts.on_error)).collect())
+    }
+
+    /// `refund()` or `charge()` of `units` on every member's key of `id`, in
+    /// one atomic call (`Limiter::adjust_at` for one limiter): each member
+    /// gives back or takes, whatever the others answer; the outcome is
+    /// combined as a decision's.
+    pub fn adjust_at(&self, id: &[u8], mode: Adjust, units: i64, opts: CallOptions, now_us: Option<i64>) -> Result<Decision> {
+        self.members.iter().try_for_each(|m| mode.check(m.policy(), units))?;
+        let keys = self.keys(id)?;
+        let conclude = self.conclude(Op::Consume(units), opts);
+        let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
+        let taken = counted.map(Counters::take_unsent);
+        let counting = taken.map(|t| metrics::counting_args(&self.name, opts.dry_run, t));
+        let (per_call, n) = mode.call_args(units, now_us);
+        for (m, key) in self.members.iter().zip(&keys) {
+            m.forget(key);
+        }
+        let keys = if counting.is_some() { self.with_base(&keys) } else { keys };
+        let entry = if counting.is_some() { Entry::AdjustCounted } else { Entry::Adjust };
+        let call =
+            EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
+        let decided = self.decide_one(&call, opts);
+        if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
+            c.give_back(t);
+        }
+        let (outcome, members) = split(decided);
+        self.concluded(&conclude, outcome, members, opts.on_error)
     }
 
     /// Deletes every member's key of `id`, in one command (on a cluster, sent

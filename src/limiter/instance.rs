@@ -14,7 +14,9 @@ use ratelimit_core::Algorithm;
 use crate::backend::{Answer, Backend, Reach};
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
+use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
+use crate::limiter::adjust::Adjust;
 use crate::limiter::block_cache::with_cache;
 use crate::limiter::conclude::Conclude;
 use crate::limiter::local::{self, LocalShare};
@@ -354,6 +356,39 @@ impl Limiter {
             *a = fresh.next();
         }
         answers.into_iter().map(|a| a.expect("every id answered")).collect()
+    }
+
+    /// `refund()`, `charge()` or `reserve()` of `units` for `id` (`adjust`),
+    /// in one call that decides and writes; `now_us` as for `decide_at`.
+    /// Concluded as a consume (dry run, `on_error`, metrics); the block
+    /// cache is never asked, and its entry of the key is dropped (a refund
+    /// may have made room that a remembered denial would hide).
+    pub fn adjust_at(&self, id: &[u8], mode: Adjust, units: i64, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
+        mode.check(&self.policy, units)?;
+        let key = self.key(id)?;
+        let conclude = self.conclude(Op::Consume(units), opts);
+        let counted = conclude.counters.filter(|_| opts.metrics == Mode::Redis);
+        let (per_call, n) = mode.call_args(units, now_us);
+        let taken = counted.map(Counters::take_unsent);
+        let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
+        let base = counting.as_ref().map(|_| self.metrics_base(&key));
+        let both = [key.as_slice(), base.as_deref().unwrap_or_default()];
+        let call = EntryCall {
+            entry: if counting.is_some() { Entry::AdjustCounted } else { Entry::Adjust },
+            keys: &both[..1 + usize::from(base.is_some())],
+            counting: counting.as_ref().map_or(&[][..], |c| &c[..]),
+            args: &self.args,
+            per_call: &per_call[..n],
+        };
+        let decided = self.backend.decide(&call, opts.reach()).and_then(|ints| match *ints.as_slice() {
+            [remaining, reset, retry, delay] => self.policy.outcome(Ints::of_record(remaining, reset, retry, delay).as_slice()),
+            ref other => Err(Error::Redis(format!("unexpected script reply {other:?}"))),
+        });
+        if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
+            c.give_back(t);
+        }
+        self.forget(&key);
+        conclude.one(decided, false)
     }
 
     /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.

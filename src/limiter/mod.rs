@@ -9,6 +9,7 @@
 //! Nothing here touches a Zval or reads an ini setting: the PHP layer hands in
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
 
+pub mod adjust;
 pub mod block_cache;
 pub mod compound;
 mod conclude;

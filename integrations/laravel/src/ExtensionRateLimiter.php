@@ -87,7 +87,9 @@ class ExtensionRateLimiter extends RateLimiter
      */
     public function consume(string $key, int $maxAttempts, int $decaySeconds): \RateLimitResult
     {
-        return $this->consumeWith($this->window($key, $decaySeconds, $maxAttempts), $key, $maxAttempts);
+        $result = $this->window($key, $decaySeconds, $maxAttempts)->consume();
+        $this->afterConsume($result, $key, $maxAttempts);
+        return $result;
     }
 
     /** The extension limiter for one Laravel limit (exposed for LimitSet, the several-limits seam). */
@@ -105,13 +107,6 @@ class ExtensionRateLimiter extends RateLimiter
             $ttl = max(1, (int) ceil($result->resetAfter));
             $this->cache->add($this->cleanRateLimiterKey($key) . ':timer', $this->availableAt($ttl), $ttl);
         }
-    }
-
-    private function consumeWith(\FixedWindowRateLimiter $window, string $key, int $maxAttempts): \RateLimitResult
-    {
-        $result = $window->consume();
-        $this->afterConsume($result, $key, $maxAttempts);
-        return $result;
     }
 
     /** Checks and counts in one step, before the callback (stock counts after it, so concurrent callers overshoot). */
@@ -137,7 +132,47 @@ class ExtensionRateLimiter extends RateLimiter
 
     public function hit($key, $decaySeconds = 60)
     {
-        $result = $this->consumeWith($this->window((string) $key, (int) $decaySeconds, self::UNBOUNDED), (string) $key, self::UNBOUNDED);
+        return $this->increment($key, $decaySeconds);
+    }
+
+    /**
+     * Counts $amount hits in one atomic call (the extension's charge(), which
+     * never refuses; a window opens with the first); stock Laravel (10+)
+     * adds, then increments, in separate commands. A negative amount is a
+     * decrement(). Returns the window's count.
+     */
+    public function increment($key, $decaySeconds = 60, $amount = 1)
+    {
+        $amount = (int) $amount;
+        if ($amount < 0) {
+            return $this->decrement($key, $decaySeconds, -$amount);
+        }
+        if ($amount === 0) {
+            return $this->attempts($key);
+        }
+        $window = $this->window((string) $key, (int) $decaySeconds, self::UNBOUNDED);
+        // One hit is a consume (on one server, the extension's scriptless counter).
+        $result = $amount === 1 ? $window->consume() : $window->charge('', min($amount, self::UNBOUNDED));
+        $this->afterConsume($result, (string) $key, self::UNBOUNDED - $amount + 1);
+        return self::UNBOUNDED - $result->remaining;
+    }
+
+    /**
+     * Gives back $amount hits of the open window in one atomic call (the
+     * extension's refund()): never below 0, and nothing when no window is
+     * open (stock Laravel would open one at a negative count). Returns the
+     * window's count.
+     */
+    public function decrement($key, $decaySeconds = 60, $amount = 1)
+    {
+        $amount = (int) $amount;
+        if ($amount < 0) {
+            return $this->increment($key, $decaySeconds, -$amount);
+        }
+        if ($amount === 0) {
+            return $this->attempts($key);
+        }
+        $result = $this->window((string) $key, (int) $decaySeconds, self::UNBOUNDED)->refund('', $amount);
         return self::UNBOUNDED - $result->remaining;
     }
 

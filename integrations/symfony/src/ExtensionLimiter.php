@@ -13,14 +13,17 @@ use Symfony\Component\RateLimiter\Reservation;
  * one atomic round trip, `consume(0)` peeks (writes nothing), `reset()`
  * deletes the key. Made by ExtensionRateLimiterFactory.
  *
- * `reserve()`: Symfony books tokens in the future and returns at once; the
- * extension never takes tokens it does not have (a denied call consumes
- * nothing). So a reservation that must wait waits inside reserve() until its
- * tokens are really taken (retrying at the moment the extension says they
- * fit), and returns a reservation that is due now. The caller ends up waiting
- * about as long, and never more than $maxTime: when the wait would be longer,
- * MaxWaitDurationExceededException, as in Symfony. Sliding window: as the
- * installed Symfony does (not supported up to 6.4, supported from 7.x).
+ * `reserve()`: books the tokens at once and returns a Reservation due when
+ * they may be used, never polling. A token bucket books through the
+ * extension's reserve(): one atomic call that takes the tokens ahead (the
+ * bucket owes them), so bookings are served in the order made and a later
+ * consume() or reserve() cannot take them; the Reservation waits exactly the
+ * delay it answered. A fixed or sliding window books as Symfony's own does:
+ * a consume() when the tokens fit now, else the wait it answers, and the
+ * tokens added to the window past its limit (charge()). A wait longer than
+ * $maxTime books nothing: MaxWaitDurationExceededException, as in Symfony.
+ * Sliding window: as the installed Symfony does (not supported up to 6.4,
+ * supported from 7.x).
  * Compound (ExtensionCompoundRateLimiterFactory): not supported, as Symfony's
  * CompoundLimiter; a request above the smallest member's limit is an
  * InvalidArgumentException, as its fixed window and token bucket members throw.
@@ -87,22 +90,28 @@ final class ExtensionLimiter implements LimiterInterface
         if ($tokens > $this->limit) {
             $this->tooMany($tokens);
         }
-        $deadline = $maxTime === null ? INF : microtime(true) + $maxTime;
-        while (true) {
+        $now = microtime(true);
+        if ($this->limiter instanceof \TokenBucketRateLimiter) {
+            $r = $this->last = $this->limiter->reserve($this->key, $tokens, $maxTime ?? 315360000.0);
+            $wait = $r->allowed ? $r->delay : $r->retryAfter;
+        } else {
             $r = $this->last = $this->limiter->consume($this->key, $tokens);
-            $now = microtime(true);
-            if ($r->allowed) {
-                return new Reservation($now, $this->accepting($r));
+            $wait = $r->allowed ? 0.0 : $r->retryAfter;
+            if (!$r->allowed && ($maxTime === null || $wait <= $maxTime)) {
+                $charged = $this->limiter->charge($this->key, $tokens);
+                $r = $this->last = new \RateLimitResult(true, $r->limit, 0, 0.0, $charged->resetAfter);
             }
-            if ($now + $r->retryAfter > $deadline) {
-                throw new MaxWaitDurationExceededException(
-                    sprintf('The rate limiter wait time ("%d" seconds) is longer than the provided maximum time ("%d" seconds).', $r->retryAfter, $maxTime ?? 0),
-                    self::rateLimit($r),
-                );
-            }
-            // Other processes may take the tokens first: then the next answer says how much longer.
-            usleep((int) ceil($r->retryAfter * 1e6));
         }
+        if (!$r->allowed) {
+            throw new MaxWaitDurationExceededException(
+                sprintf('The rate limiter wait time ("%d" seconds) is longer than the provided maximum time ("%d" seconds).', $wait, $maxTime ?? 0),
+                self::rateLimit($r),
+            );
+        }
+        if ($wait > 0.0) {
+            return new Reservation($now + $wait, new RateLimit($r->remaining, self::at($wait), true, $r->limit));
+        }
+        return new Reservation($now, $this->accepting($r));
     }
 
     public function reset(): void

@@ -108,6 +108,7 @@ impl Finish for CompoundRateLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
         crate::php::classes::debug_info::install::<Self>();
         crate::php::classes::interface::declare_parameters(ce)?;
+        crate::php::classes::give_back::declare(ce)?;
         crate::php::classes::dry_run::declare(ce)?;
         remaining::declare(ce)
     }

@@ -79,12 +79,21 @@ rate_limiter_impl!(GcraRateLimiter {
         crate::php::classes::remaining::publish(self_);
         Ok(tuple.to_vec())
     }
+
+    /// Books `cost` now, to be used after the result's `delay` seconds, when
+    /// that is at most `maxWait`; otherwise books nothing (`allowed` false,
+    /// `retryAfter` the wait). Bookings are served in the order made.
+    #[php(optional = id, defaults(id = "\"\"", cost = 1))]
+    pub fn reserve(self_: &mut ZendClassObject<GcraRateLimiter>, id: Id, cost: Int, maxWait: Option<&Zval>) -> PhpResult<crate::php::result::RateLimitResult> {
+        crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
+    }
 });
 
 impl Finish for GcraRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     /// `throttle(string $id = '', int $quantity = 1)`: not nullable (see `values::Id`).
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        crate::php::classes::give_back::declare_reserve(ce)?;
         zend_api::set_parameter(ce, "throttle", 0, "id", MAY_BE_STRING, None)?;
         zend_api::set_parameter(ce, "throttle", 1, "quantity", MAY_BE_LONG, None)?;
         limiter_class::finish::<Self>(

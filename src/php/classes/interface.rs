@@ -121,6 +121,18 @@ macro_rules! rate_limiter_impl {
                 $crate::php::classes::remaining::after_call(self_, |c| c.state.consume_many(ids, cost))
             }
 
+            /// Gives back up to `units` of what `id` used, never past the empty/full state.
+            #[php(defaults(id = "\"\"", units = 1))]
+            pub fn refund(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, units: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
+                $crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("refund", id, units, None))
+            }
+
+            /// Takes `units` even past the limit: a debt that denies later calls until time pays it off.
+            #[php(defaults(id = "\"\"", units = 1))]
+            pub fn charge(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, units: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
+                $crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("charge", id, units, None))
+            }
+
             /// Deletes the key of `id`.
             #[php(defaults(id = "\"\""))]
             pub fn reset(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id) -> ::ext_php_rs::prelude::PhpResult<()> {

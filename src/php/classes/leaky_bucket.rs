@@ -2,8 +2,9 @@
 //! or `($key, $rate, $capacity)`.
 #![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
 
+use crate::php::args::values::{Id, Int};
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use crate::limiter::leaky_bucket;
@@ -53,11 +54,20 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
         crate::php::classes::remaining::initialize::<Self>();
         Ok(LeakyBucketRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize]) })
     }
+
+    /// Books `cost` now, to be used after the result's `delay` seconds, when
+    /// that is at most `maxWait`; otherwise books nothing (`allowed` false,
+    /// `retryAfter` the wait). Bookings are served in the order made.
+    #[php(optional = id, defaults(id = "\"\"", cost = 1))]
+    pub fn reserve(self_: &mut ZendClassObject<LeakyBucketRateLimiter>, id: Id, cost: Int, maxWait: Option<&Zval>) -> PhpResult<crate::php::result::RateLimitResult> {
+        crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
+    }
 });
 
 impl Finish for LeakyBucketRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        crate::php::classes::give_back::declare_reserve(ce)?;
         limiter_class::finish::<Self>(
             ce,
             &[

@@ -44,6 +44,7 @@ pub fn finish<T: LimiterClass>(ce: &mut ClassEntry, params: &[Param]) -> Result<
     crate::php::classes::dry_run::declare(ce)?;
     debug_info::install::<T>();
     crate::php::classes::interface::declare_parameters(ce)?;
+    crate::php::classes::give_back::declare(ce)?;
     zend_api::set_parameter_type(ce, "__construct", 0, "connection", CONNECTION_CLASSES, CONNECTION, None)?;
     for (i, Param(name, mask, default)) in params.iter().enumerate() {
         zend_api::set_parameter(ce, "__construct", i + 1, name, *mask, *default)?;

@@ -2,13 +2,14 @@
 //! forms and parameters; the `RateLimiterInterface` methods come from
 //! `rate_limiter_impl!` in `interface`), what every limiter class holds and
 //! does (`state`), its `$remaining` property, `var_dump()` view and dry-run
-//! copy, `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
+//! copy, `refund()`/`charge()`/`reserve()`'s parameters (`give_back`), `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
 //! which also lists their class entries), and `RateLimitMetrics` (`metrics`).
 pub mod compound;
 mod debug_info;
 mod dry_run;
 pub mod fixed_window;
 pub mod gcra;
+mod give_back;
 pub mod interface;
 pub mod leaky_bucket;
 mod limiter_class;

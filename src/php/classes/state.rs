@@ -187,6 +187,24 @@ impl LimiterState {
         Ok(answer)
     }
 
+    /// `refund()`, `charge()` (`$units`) or `reserve()` (`$cost`,
+    /// `$maxWait`), named by `method`: one call that decides and writes.
+    pub fn adjust(&mut self, method: &str, id: Id, units: Int, max_wait: Option<&Zval>) -> PhpResult<RateLimitResult> {
+        let params: &[&str] = if method == "reserve" { &["id", "cost", "maxWait"] } else { &["id", "units"] };
+        let run = || -> Result<RateLimitResult> {
+            let units = units.value(params[1])?;
+            let mode = crate::php::classes::give_back::mode(method, max_wait)?;
+            let (id, opts) = (id.bytes()?, self.options());
+            match &self.decider {
+                Decider::One(l) => l.adjust_at(&id, mode, units, opts, None).map(RateLimitResult::new),
+                Decider::Many(c, names) => c.adjust_at(&id, mode, units, opts, None).map(|d| RateLimitResult::compound(d, names)),
+            }
+        };
+        let result = run().map_err(|e| self.explain(method, params, e))?;
+        self.remaining = Some(result.outcome().remaining);
+        Ok(result)
+    }
+
     pub fn reset(&mut self, id: Id) -> PhpResult<()> {
         let run = || -> Result<()> { self.decider.reset(&id.bytes()?, self.timeouts()) };
         let ran = run();
