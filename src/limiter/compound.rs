@@ -292,6 +292,11 @@ impl Compound {
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
+        let decided = local::or_local(decided, opts.on_error, opts.local, |share| {
+            let policies: Vec<&Policy> = self.members.iter().map(|m| m.policy()).collect();
+            let members = local::adjust(self.backend(), &policies, &keys[..self.members.len()], mode, units, now_us, share)?;
+            Decision::of(members).ok_or_else(|| Error::Redis("a compound without members".into()))
+        });
         let (outcome, members) = split(decided);
         self.concluded(&conclude, outcome, members, opts.on_error)
     }

@@ -381,13 +381,18 @@ impl Limiter {
             per_call: &per_call[..n],
         };
         let decided = self.backend.decide(&call, opts.reach()).and_then(|ints| match *ints.as_slice() {
-            [remaining, reset, retry, delay] => self.policy.outcome(Ints::of_record(remaining, reset, retry, delay).as_slice()),
+            [remaining, reset, retry, delay] => {
+                Ok(Outcome { source: self.source(), ..self.policy.outcome(Ints::of_record(remaining, reset, retry, delay).as_slice())? })
+            }
             ref other => Err(Error::Redis(format!("unexpected script reply {other:?}"))),
         });
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
         self.forget(&key);
+        let decided = local::or_local(decided, opts.on_error, opts.local, |share| {
+            local::adjust(&self.backend, &[&self.policy], &[&key], mode, units, now_us, share).map(|mut o| o.remove(0))
+        });
         conclude.one(decided, false)
     }
 

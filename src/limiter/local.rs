@@ -19,6 +19,7 @@ use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
+use crate::limiter::adjust::Adjust;
 use crate::limiter::params::arg;
 use crate::limiter::{Algorithm, OnError, Op, Outcome, Policy, Source};
 
@@ -146,6 +147,39 @@ pub fn decide_compound(backend: &Backend, policies: &[&Policy], keys: &[Vec<u8>]
     let ints: Ints = backend.decide_locally(&call, share.keys)?;
     let reply = ints.as_slice();
     if reply.len() != 4 * local.len() {
+        return Err(Error::Redis(format!("unexpected local reply {reply:?}")));
+    }
+    reply
+        .chunks_exact(4)
+        .zip(policies)
+        .map(|(r, p)| Ok(Outcome { source: Source::Local, ..p.outcome(Ints::of_record(r[0], r[1], r[2], r[3]).as_slice())? }))
+        .collect()
+}
+
+/// `refund()`, `charge()` or `reserve()` (`mode`) of `units` on `keys`, one
+/// per policy (one limiter, or a compound's members), decided in this
+/// process with each policy at its share, in one call of the store, as
+/// Redis decides it (`Limiter::adjust_at`): every member's own outcome, in
+/// order. A booking larger than a share can hold is denied, as `decide` denies it.
+pub fn adjust<K: AsRef<[u8]>>(
+    backend: &Backend,
+    policies: &[&Policy],
+    keys: &[K],
+    mode: Adjust,
+    units: i64,
+    now_us: Option<i64>,
+    share: LocalShare,
+) -> Result<Vec<Outcome>> {
+    let local: Vec<Policy> = policies.iter().map(|p| scaled(p, share.share)).collect();
+    if matches!(mode, Adjust::Reserve(_)) && local.iter().any(|p| units > p.max_cost) {
+        return Ok(policies.iter().map(|p| too_large(p)).collect());
+    }
+    let args = PolicyArgs::joined(local.iter().map(args_of).collect::<Vec<_>>().iter());
+    let (per_call, n) = mode.call_args(units, now_us);
+    let call = EntryCall { entry: Entry::Adjust, keys, counting: &[], args: &args, per_call: &per_call[..n] };
+    let reply = backend.decide_locally(&call, share.keys)?;
+    let reply = reply.as_slice();
+    if reply.len() != 4 * policies.len() {
         return Err(Error::Redis(format!("unexpected local reply {reply:?}")));
     }
     reply
