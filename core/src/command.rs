@@ -16,6 +16,10 @@
 //!                           redis`): one more key (the counters' base, in the
 //!                           same slot) after the keys, and the three counting
 //!                           arguments (`metrics::Counting`) before the algorithm
+//!   RATELIMIT.INFLIGHT_ACQUIRE 1 key max ttl_us token [now_us]  (in-flight limits,
+//!   RATELIMIT.INFLIGHT_RELEASE 1 key token [now_us]              `concurrency`:
+//!   RATELIMIT.INFLIGHT_RENEW   1 key ttl_us token [now_us]       what each replies
+//!   RATELIMIT.INFLIGHT_COUNT   1 key [now_us]      (read-only)   is said there)
 //!
 //! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
 //! the extension never sends (the ranges its constructors check). `cost` is
@@ -34,7 +38,7 @@
 //! library instead (`redis::script`, `Fix::DropModule`); an older extension
 //! meeting this module does the same with its `compound`.
 
-use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
+use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
 use crate::entries;
 use crate::keyspace::Keyspace;
@@ -59,10 +63,14 @@ pub enum Command {
     TakeCounted,
     TakeManyCounted,
     CompoundCounted,
+    InflightAcquire,
+    InflightRelease,
+    InflightRenew,
+    InflightCount,
 }
 
 impl Command {
-    pub const ALL: [Command; 9] = [
+    pub const ALL: [Command; 13] = [
         Command::Take,
         Command::Peek,
         Command::TakeMany,
@@ -72,6 +80,10 @@ impl Command {
         Command::TakeCounted,
         Command::TakeManyCounted,
         Command::CompoundCounted,
+        Command::InflightAcquire,
+        Command::InflightRelease,
+        Command::InflightRenew,
+        Command::InflightCount,
     ];
 
     /// The name the module registers it under (commands are case-blind:
@@ -87,6 +99,10 @@ impl Command {
             Command::TakeCounted => "ratelimit.take_counted",
             Command::TakeManyCounted => "ratelimit.take_many_counted",
             Command::CompoundCounted => "ratelimit.compound2_counted",
+            Command::InflightAcquire => "ratelimit.inflight_acquire",
+            Command::InflightRelease => "ratelimit.inflight_release",
+            Command::InflightRenew => "ratelimit.inflight_renew",
+            Command::InflightCount => "ratelimit.inflight_count",
         }
     }
 
@@ -99,7 +115,7 @@ impl Command {
 
     /// Whether it may write (the peeks never do).
     pub fn writes(self) -> bool {
-        !matches!(self, Command::Peek | Command::CompoundPeek)
+        !matches!(self, Command::Peek | Command::CompoundPeek | Command::InflightCount)
     }
 
     /// Whether its decisions are counted: its last key is the counters'
@@ -168,6 +184,51 @@ pub enum Call<'a> {
         peek: bool,
         counted: Option<Counted<'a>>,
     },
+    /// An in-flight limit's operation on its key (`crate::concurrency`).
+    Inflight {
+        key: &'a [u8],
+        op: InflightOp<'a>,
+        now: Option<f64>,
+    },
+}
+
+/// What an in-flight call does; times in µs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InflightOp<'a> {
+    Acquire { max: f64, ttl: f64, token: &'a [u8] },
+    Release { token: &'a [u8] },
+    Renew { ttl: f64, token: &'a [u8] },
+    Count,
+}
+
+/// An in-flight call's arguments after its one key (`rest`).
+fn inflight<'a>(command: Command, key: &'a [u8], rest: &'a [&'a [u8]]) -> Result<Call<'a>, Bad> {
+    let fixed = match command {
+        Command::InflightAcquire => 3,
+        Command::InflightRelease => 1,
+        Command::InflightRenew => 2,
+        _ => 0,
+    };
+    if rest.len() < fixed || rest.len() > fixed + 1 {
+        return Err(Bad::Arity);
+    }
+    let ttl = |b: &[u8]| whole(b, 1.0, MAX_US).ok_or_else(|| bad("the ttl must be a whole number of µs from 1 to 10 years"));
+    let token = |b: &'a [u8]| if b.is_empty() { Err(bad("a permit's token must not be empty")) } else { Ok(b) };
+    let op = match command {
+        Command::InflightAcquire => InflightOp::Acquire {
+            max: whole(rest[0], 1.0, MAX_COUNT).ok_or_else(|| bad("max must be a whole number from 1 to 2^40"))?,
+            ttl: ttl(rest[1])?,
+            token: token(rest[2])?,
+        },
+        Command::InflightRelease => InflightOp::Release { token: token(rest[0])? },
+        Command::InflightRenew => InflightOp::Renew { ttl: ttl(rest[0])?, token: token(rest[1])? },
+        _ => InflightOp::Count,
+    };
+    let now = rest
+        .get(fixed)
+        .map(|n| whole(n, 0.0, MAX_NOW_US).ok_or_else(|| bad("now_us must be a whole number of microseconds from 0 to 2^52")))
+        .transpose()?;
+    Ok(Call::Inflight { key, op, now })
 }
 
 /// The number of keys (`argv[1]`) of a call whose arguments are `args`
@@ -215,6 +276,12 @@ fn cost_and_clock(rest: &[&[u8]], algos: &mut dyn Iterator<Item = &Algorithm>) -
 pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad> {
     let n = key_count(args)?;
     let (keys, rest) = args[2..].split_at(n);
+    if matches!(command, Command::InflightAcquire | Command::InflightRelease | Command::InflightRenew | Command::InflightCount) {
+        return match keys {
+            [key] => inflight(command, key, rest),
+            _ => Err(bad("an in-flight call decides one key")),
+        };
+    }
     // A counted call: its last key is the counters' base, and the counting
     // arguments come first; the rest is read as the uncounted command's.
     let (keys, rest, counted) = if command.counted() {
@@ -249,6 +316,7 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             };
             Ok(Call::Hits { keys, window_ms: window as i64 })
         }
+        Command::InflightAcquire | Command::InflightRelease | Command::InflightRenew | Command::InflightCount => unreachable!("read above"),
         Command::Compound | Command::CompoundPeek | Command::CompoundCounted => {
             let mut members = Vec::with_capacity(n);
             let mut rest = rest;
@@ -296,6 +364,7 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
             answer.write_to(&mut out);
             Ok(out)
         }
+        Call::Inflight { key, op, now } => crate::concurrency::run(ks, key, op, *now),
     }
 }
 

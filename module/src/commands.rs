@@ -78,3 +78,19 @@ pub fn take_many_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 pub fn compound_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::CompoundCounted, ctx, &args))
 }
+
+pub fn inflight_acquire(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightAcquire, ctx, &args))
+}
+
+pub fn inflight_release(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightRelease, ctx, &args))
+}
+
+pub fn inflight_renew(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightRenew, ctx, &args))
+}
+
+pub fn inflight_count(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightCount, ctx, &args))
+}

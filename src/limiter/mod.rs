@@ -12,8 +12,10 @@
 pub mod block_cache;
 pub mod compound;
 mod conclude;
+pub mod concurrency;
 pub mod fixed_window;
 pub mod gcra;
+pub mod held;
 pub mod instance;
 pub mod leaky_bucket;
 mod outcome;
