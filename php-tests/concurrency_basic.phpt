@@ -131,4 +131,4 @@ ValueError: ConcurrencyLimiter::__construct(): Argument #4 ($ttl) must be greate
 ValueError: ConcurrencyLimiter::__construct(): Argument #4 ($ttl) must be a finite number of seconds
 ValueError: ConcurrencyLimiter::__construct(): Argument #2 ($keyPrefix) must not be empty
 ValueError: ConcurrencyLimiter::acquire(): Argument #2 ($maxWait) must be a finite number of seconds, 0 or more
-Exception: %s
+Error: Call to private ConcurrencyPermit::__construct() from global scope

@@ -91,6 +91,11 @@ impl ConcurrencyLimiter {
         Ok(Some(NewPermit(ConcurrencyPermit { limiter: self.limiter.clone(), id, grant, ttl, expires: Instant::now() + ttl })))
     }
 
+    /// Private, so `ReflectionClass::isCloneable()` is false and `clone`
+    /// fails: the limiter has nothing worth copying.
+    #[php(vis = "private")]
+    pub fn __clone(&mut self) {}
+
     /// Permits held now for `$id`.
     #[php(defaults(id = "\"\""))]
     pub fn in_flight(&self, id: Id) -> PhpResult<i64> {
@@ -168,6 +173,16 @@ impl ConcurrencyPermit {
 
 #[php_impl]
 impl ConcurrencyPermit {
+    /// Made by `ConcurrencyLimiter::acquire()` only.
+    #[php(vis = "private")]
+    pub fn __construct() -> PhpResult<Self> {
+        Err("a ConcurrencyPermit is made by ConcurrencyLimiter::acquire() only".into())
+    }
+
+    /// Private, so `clone` fails: two objects of one permit would free one slot twice.
+    #[php(vis = "private")]
+    pub fn __clone(&mut self) {}
+
     /// Frees the slot (a second call does nothing).
     pub fn release(&mut self) -> PhpResult<()> {
         let r = held::release(&self.grant.token).map(|_| ());
