@@ -40,6 +40,7 @@
 
 use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
+use crate::concurrency::{self, InflightOp};
 use crate::entries;
 use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
@@ -190,15 +191,6 @@ pub enum Call<'a> {
         op: InflightOp<'a>,
         now: Option<f64>,
     },
-}
-
-/// What an in-flight call does; times in µs.
-#[derive(Debug, Clone, PartialEq)]
-pub enum InflightOp<'a> {
-    Acquire { max: f64, ttl: f64, token: &'a [u8] },
-    Release { token: &'a [u8] },
-    Renew { ttl: f64, token: &'a [u8] },
-    Count,
 }
 
 /// An in-flight call's arguments after its one key (`rest`).
@@ -364,7 +356,7 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
             answer.write_to(&mut out);
             Ok(out)
         }
-        Call::Inflight { key, op, now } => crate::concurrency::run(ks, key, op, *now),
+        Call::Inflight { key, op, now } => concurrency::run(ks, key, op, *now),
     }
 }
 
@@ -507,5 +499,18 @@ mod tests {
         assert_eq!(run(&mut store, &call).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
         let a = args("ratelimit.compound2_peek 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
         assert_eq!(run(&mut store, &parse(Command::CompoundPeek, &a).unwrap()).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn in_flight_calls_parse_and_refuse_what_they_cannot_use() {
+        let a = args("ratelimit.inflight_acquire 1 k 4 1000000 tok 5");
+        let op = InflightOp::Acquire { max: 4.0, ttl: 1e6, token: b"tok" };
+        assert_eq!(parse(Command::InflightAcquire, &a).unwrap(), Call::Inflight { key: b"k", op, now: Some(5.0) });
+        assert_eq!(refusal(Command::InflightAcquire, "a 1 k 0 1000 t"), "ERR ratelimit: max must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::InflightRenew, "r 1 k 0 t"), "ERR ratelimit: the ttl must be a whole number of µs from 1 to 10 years");
+        assert_eq!(refusal(Command::InflightRelease, "r 2 k j t"), "ERR ratelimit: an in-flight call decides one key");
+        assert_eq!(refusal(Command::InflightRelease, "r 1 k"), "arity");
+        assert_eq!(refusal(Command::InflightCount, "c 1 k 1 2"), "arity");
+        assert!(!Command::InflightCount.writes() && Command::InflightRelease.writes());
     }
 }

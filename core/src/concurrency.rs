@@ -13,10 +13,18 @@
 //! order the Lua code makes them, so both leave the same bytes.
 
 use crate::answer::{doubles, Answer};
-use crate::command::InflightOp;
 use crate::effect::Effect;
 use crate::keyspace::Keyspace;
 use crate::view::{Read, View};
+
+/// What an in-flight call does; times in µs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InflightOp<'a> {
+    Acquire { max: f64, ttl: f64, token: &'a [u8] },
+    Release { token: &'a [u8] },
+    Renew { ttl: f64, token: &'a [u8] },
+    Count,
+}
 
 /// Runs `op` on `key` at the keyspace's clock (or a test's): the reply's
 /// bytes, its writes applied.
