@@ -1,7 +1,7 @@
 --TEST--
 ConcurrencyLimiter: a permit the script never releases is freed at the request's end whatever ended it (a fatal error, an uncaught exception, exit(), max_execution_time); a process killed outright loses its permit when the lease ends, not before
 --SKIPIF--
-<?php require __DIR__ . '/skipif.inc'; if (!function_exists('posix_kill')) die('skip needs posix'); ?>
+<?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
@@ -31,6 +31,18 @@ printf("killed: in flight right after: %s\n", $after < 0.5 ? $held : 'too slow t
 while ($l->inFlight('x') > 0 && (hrtime(true) - $start) / 1e9 < 3) usleep(20000);
 $freed = (hrtime(true) - $start) / 1e9;
 printf("killed: freed after the lease: %s\n", $freed >= 0.55 && $freed < 1.5 ? 'yes' : "no ($freed s)");
+
+// A child made by fork() inherits the parent's list of permits, not the
+// permits: its request's end (and its copies of the objects) free none of them.
+$mine = $l->acquire('forked');
+$pid = pcntl_fork();
+if ($pid === 0) {
+    exit(0); // the child's request shutdown runs here
+}
+pcntl_waitpid($pid, $status);
+echo 'after a forked child ended: ', $l->inFlight('forked'), "\n";
+$mine->release();
+echo 'released by its own process: ', $l->inFlight('forked'), "\n";
 ?>
 --EXPECT--
 fatal error: held; in flight after: 0
@@ -39,3 +51,5 @@ exit(): held; in flight after: 0
 max_execution_time: held; in flight after: 0
 killed: in flight right after: 1
 killed: freed after the lease: yes
+after a forked child ended: 1
+released by its own process: 0

@@ -1,7 +1,8 @@
 //! Wake-ups for the waiters of an in-flight limit (`limiter::concurrency`):
 //! a release wakes them, so a waiter blocks rather than polls. On Redis a
 //! list beside the limiter's key (`wake_key`): a release pushes a token
-//! (the list is kept no longer than `max` and no longer-lived than a lease),
+//! (in one round trip, the list kept no longer than `max` and no longer-lived
+//! than a lease),
 //! a waiter takes one with BLPOP, which Redis serves to its blocked clients
 //! in the order they blocked. A token pushed while nobody waits only makes
 //! a later waiter try once more. In a `memory://` store, a condition
@@ -47,17 +48,13 @@ impl Backend {
             Backend::Redis(conns) => conns,
         };
         let list = wake_key(key);
-        conns
-            .run(timeouts, |conn| {
-                let len = conn.req_command_for_key(::redis::cmd("LPUSH").arg(&list).arg(1), &list).and_then(Value::extract_error)?;
-                if len == Value::Int(1) {
-                    conn.req_command_for_key(::redis::cmd("PEXPIRE").arg(&list).arg(ttl.as_millis().max(1) as u64), &list)?;
-                } else if matches!(len, Value::Int(n) if n > max) {
-                    conn.req_command_for_key(::redis::cmd("LTRIM").arg(&list).arg(0).arg(max - 1), &list)?;
-                }
-                Ok(())
-            })
-            .map(|_| ())
+        // One round trip: the token, the list's lifetime, its length.
+        let cmds = vec![
+            ::redis::cmd("LPUSH").arg(&list).arg(1).clone(),
+            ::redis::cmd("PEXPIRE").arg(&list).arg(ttl.as_millis().max(1) as u64).clone(),
+            ::redis::cmd("LTRIM").arg(&list).arg(0).arg(max - 1).clone(),
+        ];
+        conns.run(timeouts, |conn| conn.pipeline_by_key(cmds.clone())).map(|_| ())
     }
 
     /// Blocks until a release of `key` wakes this waiter or `wait` has

@@ -5,7 +5,9 @@
 //! (`release_all`, from the module's request shutdown), which PHP runs
 //! after a fatal error, an uncaught exception, `exit()` and
 //! `max_execution_time` too. A process killed outright frees nothing: its
-//! permits end with their leases, on the server's clock.
+//! permits end with their leases, on the server's clock. A child made by
+//! `fork()` inherits the list but not the permits: it frees none of them
+//! (its parent still holds them), only those it was granted itself.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -22,14 +24,27 @@ pub struct Held {
     pub opts: CallOptions,
 }
 
+/// A permit and the process incarnation (`fork::generation`) it was granted in.
+struct Entry(Held, u32);
+
+impl Entry {
+    /// Frees the slot, if this process was granted it.
+    fn release(self, token: &[u8]) -> Result<bool> {
+        if self.1 != crate::fork::generation() {
+            return Ok(false);
+        }
+        self.0.limiter.release(&self.0.key, token, self.0.opts).map(|_| true)
+    }
+}
+
 thread_local! {
     /// By token.
-    static HELD: RefCell<HashMap<Vec<u8>, Held>> = RefCell::new(HashMap::new());
+    static HELD: RefCell<HashMap<Vec<u8>, Entry>> = RefCell::new(HashMap::new());
 }
 
 /// Lists a permit granted in this request.
 pub fn hold(token: Vec<u8>, held: Held) {
-    HELD.with(|h| h.borrow_mut().insert(token, held));
+    HELD.with(|h| h.borrow_mut().insert(token, Entry(held, crate::fork::generation())));
 }
 
 /// Whether `token` is held by this request.
@@ -39,23 +54,23 @@ pub fn holds(token: &[u8]) -> bool {
 
 /// The options `token` was granted with, while it is held.
 pub fn options(token: &[u8]) -> Option<CallOptions> {
-    HELD.with(|h| h.borrow().get(token).map(|held| held.opts))
+    HELD.with(|h| h.borrow().get(token).map(|e| e.0.opts))
 }
 
 /// Frees `token`'s slot if this request still holds it (so a second call,
 /// or the request's end after it, frees nothing): whether it was held here.
 pub fn release(token: &[u8]) -> Result<bool> {
-    let Some(held) = HELD.with(|h| h.borrow_mut().remove(token)) else {
-        return Ok(false);
-    };
-    held.limiter.release(&held.key, token, held.opts).map(|_| true)
+    match HELD.with(|h| h.borrow_mut().remove(token)) {
+        Some(entry) => entry.release(token),
+        None => Ok(false),
+    }
 }
 
 /// Frees every permit still held; failures are dropped (nobody is left to
 /// tell), and a permit whose release failed ends with its lease.
 pub fn release_all() {
-    let all: Vec<(Vec<u8>, Held)> = HELD.with(|h| h.borrow_mut().drain().collect());
-    for (token, held) in all {
-        let _ = held.limiter.release(&held.key, &token, held.opts);
+    let all: Vec<(Vec<u8>, Entry)> = HELD.with(|h| h.borrow_mut().drain().collect());
+    for (token, entry) in all {
+        let _ = entry.release(&token);
     }
 }
