@@ -56,16 +56,11 @@ class RateLimitServiceProvider extends ServiceProvider
         });
         if (extension_loaded('ratelimit')) {
             $this->app->extend('redis', function ($stock, $app) {
-                if ($stock instanceof FunnelRedisManager || !$stock instanceof \Illuminate\Redis\RedisManager) {
+                // Only Laravel's own manager: a subclass an app made is left as it is.
+                if (!is_object($stock) || get_class($stock) !== \Illuminate\Redis\RedisManager::class) {
                     return $stock;
                 }
                 $config = (array) $app['config']->get('database.redis', []);
-                try {
-                    RedisTarget::ofConnection($app['config'], 'default');
-                } catch (StepAside $why) {
-                    StepAside::log($app, "Redis::funnel() stays Laravel's: " . $why->getMessage());
-                    return $stock;
-                }
                 $client = $config['client'] ?? 'phpredis';
                 unset($config['client']);
                 return new FunnelRedisManager($app, $client, $config);
