@@ -1,8 +1,8 @@
 //! In-flight limits in their three homes agree: the Lua library (on a real
 //! redis-server), the server module (the same server, when `make test` loaded
 //! it) and the core in process (a `memory://` store) replay the same random
-//! sequences of acquire, release, renew and count (a small pool of permit
-//! tokens, a test clock that steps forward past leases) and must give the
+//! sequences of acquire (waiters counted in and out), release, renew and
+//! count (a small pool of permit tokens, a test clock that steps forward past leases) and must give the
 //! same replies and leave the same sorted set (members and scores) with the
 //! same expiry. Every sequence is seeded; a failure names its seed and step.
 
@@ -83,7 +83,10 @@ fn lua_module_and_core_agree_on_in_flight_sequences() {
             let ttl = (10 + rng.below(21) as i64) * 1_000_000;
             let token = format!("t{}", rng.below(6)).into_bytes();
             let (entry, words) = match rng.below(7) {
-                0..=2 => (Entry::InflightAcquire, vec![max.to_string().into_bytes(), ttl.to_string().into_bytes(), token]),
+                0..=2 => {
+                    let waiting = rng.below(4).to_string().into_bytes();
+                    (Entry::InflightAcquire, vec![max.to_string().into_bytes(), ttl.to_string().into_bytes(), token, waiting])
+                }
                 3 | 4 => (Entry::InflightRelease, vec![token]),
                 5 => (Entry::InflightRenew, vec![ttl.to_string().into_bytes(), token]),
                 _ => (Entry::InflightCount, vec![]),

@@ -16,7 +16,7 @@
 //!                           redis`): one more key (the counters' base, in the
 //!                           same slot) after the keys, and the three counting
 //!                           arguments (`metrics::Counting`) before the algorithm
-//!   RATELIMIT.INFLIGHT_ACQUIRE 1 key max ttl_us token [now_us]  (in-flight limits,
+//!   RATELIMIT.INFLIGHT_ACQUIRE 1 key max ttl_us token waiting [now_us]  (in-flight limits,
 //!   RATELIMIT.INFLIGHT_RELEASE 1 key token [now_us]              `concurrency`:
 //!   RATELIMIT.INFLIGHT_RENEW   1 key ttl_us token [now_us]       what each replies
 //!   RATELIMIT.INFLIGHT_COUNT   1 key [now_us]      (read-only)   is said there)
@@ -40,7 +40,7 @@
 
 use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
-use crate::concurrency::{self, InflightOp};
+use crate::concurrency::{self, InflightOp, Waiting};
 use crate::entries;
 use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
@@ -196,7 +196,7 @@ pub enum Call<'a> {
 /// An in-flight call's arguments after its one key (`rest`).
 fn inflight<'a>(command: Command, key: &'a [u8], rest: &'a [&'a [u8]]) -> Result<Call<'a>, Bad> {
     let fixed = match command {
-        Command::InflightAcquire => 3,
+        Command::InflightAcquire => 4,
         Command::InflightRelease => 1,
         Command::InflightRenew => 2,
         _ => 0,
@@ -211,6 +211,7 @@ fn inflight<'a>(command: Command, key: &'a [u8], rest: &'a [&'a [u8]]) -> Result
             max: whole(rest[0], 1.0, MAX_COUNT).ok_or_else(|| bad("max must be a whole number from 1 to 2^40"))?,
             ttl: ttl(rest[1])?,
             token: token(rest[2])?,
+            waiting: lua_tonumber(rest[3]).and_then(Waiting::from_number).ok_or_else(|| bad("waiting must be 0, 1, 2 or 3"))?,
         },
         Command::InflightRelease => InflightOp::Release { token: token(rest[0])? },
         Command::InflightRenew => InflightOp::Renew { ttl: ttl(rest[0])?, token: token(rest[1])? },
@@ -503,10 +504,11 @@ mod tests {
 
     #[test]
     fn in_flight_calls_parse_and_refuse_what_they_cannot_use() {
-        let a = args("ratelimit.inflight_acquire 1 k 4 1000000 tok 5");
-        let op = InflightOp::Acquire { max: 4.0, ttl: 1e6, token: b"tok" };
+        let a = args("ratelimit.inflight_acquire 1 k 4 1000000 tok 1 5");
+        let op = InflightOp::Acquire { max: 4.0, ttl: 1e6, token: b"tok", waiting: Waiting::First };
         assert_eq!(parse(Command::InflightAcquire, &a).unwrap(), Call::Inflight { key: b"k", op, now: Some(5.0) });
-        assert_eq!(refusal(Command::InflightAcquire, "a 1 k 0 1000 t"), "ERR ratelimit: max must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::InflightAcquire, "a 1 k 0 1000 t 0"), "ERR ratelimit: max must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::InflightAcquire, "a 1 k 1 1000 t 4"), "ERR ratelimit: waiting must be 0, 1, 2 or 3");
         assert_eq!(refusal(Command::InflightRenew, "r 1 k 0 t"), "ERR ratelimit: the ttl must be a whole number of µs from 1 to 10 years");
         assert_eq!(refusal(Command::InflightRelease, "r 2 k j t"), "ERR ratelimit: an in-flight call decides one key");
         assert_eq!(refusal(Command::InflightRelease, "r 1 k"), "arity");

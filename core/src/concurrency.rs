@@ -8,6 +8,10 @@
 //!          never before; the count is never below 0, and a grant is made
 //!          only below `max`, so never above it.
 //!          The key's TTL is the latest lease (rounded up to the next ms).
+//!          The member "" (a token is never empty), scored -n, counts the n
+//!          callers waiting for a slot of the key (never counted as a permit:
+//!          its score is below 0), so that a release tells its caller whether
+//!          anyone is to be woken.
 //!
 //! Every operation reads first and returns its writes as `Effect`s, in the
 //! order the Lua code makes them, so both leave the same bytes.
@@ -20,10 +24,47 @@ use crate::view::{Read, View};
 /// What an in-flight call does; times in µs.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InflightOp<'a> {
-    Acquire { max: f64, ttl: f64, token: &'a [u8] },
+    Acquire { max: f64, ttl: f64, token: &'a [u8], waiting: Waiting },
     Release { token: &'a [u8] },
     Renew { ttl: f64, token: &'a [u8] },
     Count,
+}
+
+/// Where an acquire stands among the key's waiters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// 0: a caller that will not wait.
+    No,
+    /// 1: a first try of a caller that will wait when denied: counted as a waiter then.
+    First,
+    /// 2: a waiter's try after a wake-up: no longer counted once granted.
+    Again,
+    /// 3: a waiter's last try: no longer counted, granted or not.
+    Last,
+}
+
+impl Waiting {
+    pub fn from_number(n: f64) -> Option<Waiting> {
+        [Waiting::No, Waiting::First, Waiting::Again, Waiting::Last].get(n as usize).copied().filter(|_| n == n.floor() && n >= 0.0)
+    }
+}
+
+/// The waiters' member.
+const WAITERS: &[u8] = b"";
+
+/// One waiter more (`by` -1) or fewer (+1); the member goes at 0. One fewer
+/// only where it was counted: a key deleted meanwhile (a reset, its leases
+/// ended) has none, and an expiry-less key is never left behind.
+fn count_waiter(view: &dyn View, by: f64, now: f64, effects: &mut Vec<Effect>) -> Read<()> {
+    let was = view.zscore(WAITERS)?;
+    if by > 0.0 && !was.is_some_and(|w| w < 0.0) {
+        return Ok(());
+    }
+    effects.push(Effect::ZIncrBy(by, WAITERS.to_vec()));
+    if was.unwrap_or(0.0) + by == 0.0 {
+        effects.push(Effect::ZRemRangeByScore(0.0, now));
+    }
+    Ok(())
 }
 
 /// Runs `op` on `key` at the keyspace's clock (or a test's): the reply's
@@ -34,9 +75,9 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], op: &InflightOp, inject
     let reply = {
         let view = ks.view(key);
         match *op {
-            InflightOp::Acquire { max, ttl, token } => {
+            InflightOp::Acquire { max, ttl, token, waiting } => {
                 let mut out = Vec::with_capacity(24);
-                acquire(&*view, max, ttl, token, now, &mut effects)?.write_to(&mut out);
+                acquire(&*view, max, ttl, token, waiting, now, &mut effects)?.write_to(&mut out);
                 out
             }
             InflightOp::Release { token } => release(&*view, token, now, &mut effects)?,
@@ -63,8 +104,9 @@ fn drop_expired(view: &dyn View, live: i64, now: f64, effects: &mut Vec<Effect>)
 
 /// `inflight_acquire`: a permit `token` for `ttl` µs when fewer than `max`
 /// are live. Granted: {max - live after, ttl}; denied: {0, wait, wait},
-/// where wait is the time until the earliest lease ends.
-pub fn acquire(view: &dyn View, max: f64, ttl: f64, token: &[u8], now: f64, effects: &mut Vec<Effect>) -> Read<Answer> {
+/// where wait is the time until the earliest lease ends. `waiting` counts
+/// the caller in or out of the key's waiters.
+pub fn acquire(view: &dyn View, max: f64, ttl: f64, token: &[u8], waiting: Waiting, now: f64, effects: &mut Vec<Effect>) -> Read<Answer> {
     let live = view.zcount_above(now)?;
     if (live as f64) < max {
         let expiry = now + ttl;
@@ -72,15 +114,23 @@ pub fn acquire(view: &dyn View, max: f64, ttl: f64, token: &[u8], now: f64, effe
         drop_expired(view, live, now, effects)?;
         effects.push(Effect::ZAdd(vec![(expiry, token.to_vec())]));
         effects.push(Effect::PExpire(key_ttl_ms(top, now)));
+        if matches!(waiting, Waiting::Again | Waiting::Last) {
+            count_waiter(view, 1.0, now, effects)?;
+        }
         return Ok(Answer::new(max - live as f64 - 1.0, ttl, None, 0.0));
     }
     let wait = view.znth_score_above(now, 0)?.unwrap_or(now + 1.0) - now;
     drop_expired(view, live, now, effects)?;
+    match waiting {
+        Waiting::First => count_waiter(view, -1.0, now, effects)?,
+        Waiting::Last => count_waiter(view, 1.0, now, effects)?,
+        _ => {}
+    }
     Ok(Answer::new(0.0, wait, Some(wait), 0.0))
 }
 
 /// `inflight_release`: frees `token`'s slot. Reply {live after, 1 when this
-/// call freed a live permit else 0}.
+/// call freed a live permit else 0, callers waiting}.
 pub fn release(view: &dyn View, token: &[u8], now: f64, effects: &mut Vec<Effect>) -> Read<Vec<u8>> {
     let live = view.zcount_above(now)?;
     let freed = match view.zscore(token)? {
@@ -97,8 +147,9 @@ pub fn release(view: &dyn View, token: &[u8], now: f64, effects: &mut Vec<Effect
         }
         None => 0,
     };
-    let mut out = Vec::with_capacity(16);
-    doubles(&mut out, &[(live - freed) as f64, freed as f64]);
+    let waiters = view.zscore(WAITERS)?.map_or(0.0, |w| (-w).max(0.0));
+    let mut out = Vec::with_capacity(24);
+    doubles(&mut out, &[(live - freed) as f64, freed as f64, waiters]);
     Ok(out)
 }
 
@@ -140,7 +191,7 @@ mod tests {
 
     fn acquire_at(s: &mut Store, token: &[u8], now: f64) -> Answer {
         let mut e = Vec::new();
-        let a = acquire(&*s.view(b"k"), 2.0, 1e6, token, now, &mut e).unwrap();
+        let a = acquire(&*s.view(b"k"), 2.0, 1e6, token, Waiting::No, now, &mut e).unwrap();
         s.apply(b"k", &e).unwrap();
         a
     }
@@ -170,10 +221,37 @@ mod tests {
         assert_eq!(ints(&count(&*s.view(b"k"), t + 1.2e6).unwrap()), [1.0, 3e5], "renewed past its first end");
         for freed in [1.0, 0.0] {
             let mut e = Vec::new();
-            assert_eq!(ints(&release(&*s.view(b"k"), b"a", t + 6e5, &mut e).unwrap()), [0.0, freed]);
+            assert_eq!(ints(&release(&*s.view(b"k"), b"a", t + 6e5, &mut e).unwrap()), [0.0, freed, 0.0]);
             s.apply(b"k", &e).unwrap();
         }
         assert_eq!(s.value(b"k"), None, "the last release deletes the key");
         assert_eq!(ints(&renew(&*s.view(b"k"), 1e6, b"a", t, &mut Vec::new()).unwrap()), [0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_release_says_how_many_wait_and_waiters_count_in_and_out() {
+        let mut s = Store::with_clock(|| 1_000_000_000);
+        let t = 1_000_000_000.0;
+        let mut go = |token: &[u8], waiting, now| {
+            let mut e = Vec::new();
+            let a = acquire(&*s.view(b"k"), 1.0, 1e6, token, waiting, now, &mut e).unwrap();
+            s.apply(b"k", &e).unwrap();
+            a.allowed()
+        };
+        assert!(go(b"a", Waiting::No, t));
+        assert!(!go(b"b", Waiting::First, t + 1.0));
+        assert!(!go(b"c", Waiting::First, t + 2.0));
+        assert!(!go(b"c", Waiting::Last, t + 3.0), "c gives up");
+        let waiters = |s: &Store| ints(&release(&*s.view(b"k"), b"zz", t + 4.0, &mut Vec::new()).unwrap())[2];
+        assert_eq!(waiters(&s), 1.0);
+        let mut e = Vec::new();
+        release(&*s.view(b"k"), b"a", t + 5.0, &mut e).unwrap();
+        s.apply(b"k", &e).unwrap();
+        let mut e = Vec::new();
+        assert!(acquire(&*s.view(b"k"), 1.0, 1e6, b"b", Waiting::Again, t + 6.0, &mut e).unwrap().allowed());
+        s.apply(b"k", &e).unwrap();
+        assert_eq!(waiters(&s), 0.0);
+        let Some(crate::store::Value::Zset(z)) = s.value(b"k") else { panic!() };
+        assert_eq!(z.entries().map(|(m, _)| m.to_vec()).collect::<Vec<_>>(), [b"b".to_vec()], "no waiters' member left");
     }
 }

@@ -84,9 +84,11 @@ impl Concurrency {
         self.backend.decide(&call, reach).map(|ints| ints.as_slice().to_vec())
     }
 
-    /// One try: the answer of `inflight_acquire` for `token`.
-    fn try_acquire(&self, key: &[u8], token: &[u8], reach: Reach) -> Result<Outcome> {
-        let reply = self.call(Entry::InflightAcquire, key, vec![arg(self.max), arg(self.ttl_us), token.to_vec()], reach)?;
+    /// One try: the answer of `inflight_acquire` for `token`; `waiting`
+    /// counts the caller in or out of the key's waiters
+    /// (`ratelimit_core::concurrency::Waiting`: 0 to 3).
+    fn try_acquire(&self, key: &[u8], token: &[u8], waiting: u8, reach: Reach) -> Result<Outcome> {
+        let reply = self.call(Entry::InflightAcquire, key, vec![arg(self.max), arg(self.ttl_us), token.to_vec(), arg(waiting)], reach)?;
         Outcome::from_reply(self.max, &reply)
     }
 
@@ -101,14 +103,22 @@ impl Concurrency {
         let token = new_token();
         let reach = opts.reach();
         let until = Instant::now() + Duration::from_secs_f64(max_wait.min(params::MAX_SECONDS));
+        // Not waiting (0); a first try that will wait (1); a waiter's try (2), its last (3).
+        let mut waiting = if max_wait > 0.0 { 1 } else { 0 };
         let decided = loop {
             let mark = self.backend.wake_mark();
-            match self.try_acquire(&key, &token, reach) {
+            match self.try_acquire(&key, &token, waiting, reach) {
                 Ok(o) if !o.allowed => {
                     let left = until.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
+                    if waiting == 0 || waiting == 3 {
                         break Ok(o);
                     }
+                    if left.is_zero() {
+                        // Counted among the waiters: the last try says it no longer waits.
+                        waiting = 3;
+                        continue;
+                    }
+                    waiting = 2;
                     // Until a release wakes us, and no longer than the earliest lease.
                     let lease = Duration::from_micros(o.retry_after_us.max(1000) as u64);
                     if let Err(e) = self.backend.wait(&key, left.min(lease), mark, opts.timeouts) {
@@ -131,11 +141,11 @@ impl Concurrency {
         Ok(o.allowed.then_some(Grant { key, token, remaining: o.remaining, would_deny: o.would_deny, held }))
     }
 
-    /// Frees `token`'s slot on `key` and wakes a waiter: whether it was held.
+    /// Frees `token`'s slot on `key` and wakes a waiter if any waits: whether it was held.
     pub fn release(&self, key: &[u8], token: &[u8], opts: CallOptions) -> Result<bool> {
         let reply = self.call(Entry::InflightRelease, key, vec![token.to_vec()], opts.reach())?;
         let freed = reply.get(1) == Some(&1);
-        if freed {
+        if freed && reply.get(2).is_some_and(|&waiters| waiters > 0) {
             self.backend.wake(key, self.max, self.ttl(), opts.timeouts)?;
         }
         Ok(freed)
