@@ -97,6 +97,7 @@ docs/fewer-round-trips.md #1: runs
 docs/frameworks.md #1: runs
 docs/frameworks.md #2: runs
 docs/give-back.md #1: runs
+docs/in-flight.md #1: runs
 docs/operations.md #1: runs
 docs/operations.md #2: runs
 docs/scale-out.md #1: runs
@@ -106,8 +107,10 @@ docs/scale-out.md #4: runs
 integrations/laravel/README.md #1: runs
 integrations/symfony/README.md #1: parses; runs with Symfony (php-tests/frameworks/symfony_*.phpt)
 integrations/symfony/README.md #2: parses; runs with Symfony (php-tests/frameworks/symfony_*.phpt)
+integrations/symfony/README.md #3: parses; runs with Symfony (php-tests/frameworks/symfony_*.phpt)
 integrations/yii1/README.md #1: parses; runs with Yii 1.1 (php-tests/frameworks/yii1_app.phpt)
 integrations/yii2/README.md #1: parses; runs with Yii 2 (php-tests/frameworks/yii2_app.phpt)
 integrations/yii2/README.md #2: parses; runs with Yii 2 (php-tests/frameworks/yii2_app.phpt)
+integrations/yii2/README.md #3: parses; runs with Yii 2 (php-tests/frameworks/yii2_app.phpt)
 integrations/yii3/README.md #1: runs
 integrations/yii3/README.md #2: parses; runs with Yii 3 (php-tests/frameworks/yii3_app.phpt)

@@ -63,7 +63,7 @@ phpredis_package() {
 # beside a PHP built from source too): Debian 12 has it as a virtual package
 # of php-nrk-predis (1.1).
 packages=(build-essential redis-server redis-tools clang libclang-dev nginx apache2-utils php-predis
-  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle composer
+  php-laravel-framework php-symfony-rate-limiter php-symfony-cache php-symfony-lock php-symfony-framework-bundle php-symfony-semaphore composer
   dpkg-dev gnuplot-nox openssl
   python3-prometheus-client) # the Prometheus text-format parser of php-tests/metrics_endpoint.phpt
 

@@ -52,6 +52,8 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
         register::class::<SlidingWindowRateLimiter>()?;
         register::class::<GcraRateLimiter>()?;
         register::class::<CompoundRateLimiter>()?;
+        register::class::<php::classes::concurrency::ConcurrencyLimiter>()?;
+        register::class::<php::classes::concurrency::ConcurrencyPermit>()?;
         register::class::<RateLimitMetrics>()
     });
     match ok {
@@ -71,8 +73,15 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     0
 }
 
+/// RSHUTDOWN: the permits this request still holds are freed (after a fatal
+/// error, an uncaught exception, `exit()` or a timeout too: PHP runs it then).
+extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
+    let _ = std::panic::catch_unwind(limiter::held::release_all);
+    0
+}
+
 #[php_module]
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
-    module.info_function(php::ini::info::module_info).request_startup_function(request_startup)
+    module.info_function(php::ini::info::module_info).request_startup_function(request_startup).request_shutdown_function(request_shutdown)
 }

@@ -119,5 +119,29 @@ return [
                 'throttle' => ['doc' => "Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:\n[limited (0|1), limit (maxBurst + 1), remaining, retryAfter (whole s, -1 when allowed), resetAfter (whole s)].\nquantity 0 peeks.\n@return array{0: int, 1: int, 2: int, 3: int, 4: int}\n@throws RateLimiterException"],
             ],
         ],
+        'ConcurrencyLimiter' => [
+            'doc' => "An in-flight limit: at most \$max permits per id at once, each a lease of \$ttl seconds on the Redis server's clock.\nA permit is freed by release(), when it is destroyed, and at the end of the request whatever ended it;\na process killed outright loses its permits when their leases end.",
+            'methods' => [
+                '__construct' => [
+                    'doc' => "Long form: (\$connection, string \$keyPrefix, int \$max, float \$ttl)\nShort form: (string \$key, int \$max, float \$ttl) on ratelimit.redis_url\n@param $connection \$connection long form: the connection; short form: string \$key, the key prefix on the default connection\n@param string|int \$keyPrefix long form: the key prefix; short form: int \$max, permits at once\n@param int|float \$max long form: int \$max, permits at once; short form: float \$ttl, a permit's lease in seconds\n@param int|float|null \$ttl long form: float \$ttl, a permit's lease in seconds; short form: not used",
+                ],
+                'acquire' => ['doc' => "One of \$max slots of \$id, waiting up to \$maxWait seconds for one to free (woken by a release,\nwaiters served in the order they came); null when none frees in time.\nDry run: always a permit, wouldDeny saying what enforcing would have answered.\n@throws RateLimiterException"],
+                'inFlight' => ['doc' => "Permits held now for \$id.\n@throws RateLimiterException"],
+                'reset' => ['doc' => "Deletes the permits of \$id: every slot free again. Always throws on a Redis failure, whatever ratelimit.on_error says.\n@throws RateLimiterException"],
+            ],
+        ],
+        'ConcurrencyPermit' => [
+            'doc' => "One slot of a ConcurrencyLimiter, made by acquire() only.",
+            'props' => [
+                'id' => 'The id the permit was acquired for.',
+                'remaining' => 'Slots left for the id when the permit was granted.',
+                'wouldDeny' => 'Dry run: enforcing would have answered null (such a permit holds no slot). False otherwise.',
+            ],
+            'methods' => [
+                'release' => ['doc' => "Frees the slot now (a second call, or the request's end after it, frees nothing).\n@throws RateLimiterException"],
+                'renew' => ['doc' => "The lease again \$ttl seconds from now. Throws when the permit was released or its lease had ended.\n@throws RateLimiterException"],
+                'expiresIn' => ['doc' => 'Seconds until the lease ends; 0.0 once released.'],
+            ],
+        ],
     ],
 ];

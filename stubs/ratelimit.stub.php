@@ -863,3 +863,93 @@ class GcraRateLimiter implements RateLimiterInterface
 
 }
 
+/**
+ * An in-flight limit: at most $max permits per id at once, each a lease of $ttl seconds on the Redis server's clock.
+ * A permit is freed by release(), when it is destroyed, and at the end of the request whatever ended it;
+ * a process killed outright loses its permits when their leases end.
+ */
+final class ConcurrencyLimiter
+{
+    /**
+     * Long form: ($connection, string $keyPrefix, int $max, float $ttl)
+     * Short form: (string $key, int $max, float $ttl) on ratelimit.redis_url
+     * @param Redis|RedisCluster|array|string|int|float|null $connection long form: the connection; short form: string $key, the key prefix on the default connection
+     * @param string|int $keyPrefix long form: the key prefix; short form: int $max, permits at once
+     * @param int|float $max long form: int $max, permits at once; short form: float $ttl, a permit's lease in seconds
+     * @param int|float|null $ttl long form: float $ttl, a permit's lease in seconds; short form: not used
+     */
+    public function __construct(Redis|RedisCluster|array|string|int|float|null $connection, string|int $keyPrefix, int|float $max, int|float|null $ttl = null) {}
+
+    /**
+     * One of $max slots of $id, waiting up to $maxWait seconds for one to free (woken by a release,
+     * waiters served in the order they came); null when none frees in time.
+     * Dry run: always a permit, wouldDeny saying what enforcing would have answered.
+     * @throws RateLimiterException
+     */
+    public function acquire(string $id = '', float $maxWait = 0.0): ?ConcurrencyPermit {}
+
+    /**
+     * Limiters cannot be cloned (protected and final: `clone` throws an Error).
+     */
+    private function __clone() {}
+
+    /**
+     * Permits held now for $id.
+     * @throws RateLimiterException
+     */
+    public function inFlight(string $id = ''): int {}
+
+    /**
+     * Deletes the permits of $id: every slot free again. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws RateLimiterException
+     */
+    public function reset(string $id = ''): void {}
+
+}
+
+/**
+ * One slot of a ConcurrencyLimiter, made by acquire() only.
+ */
+final class ConcurrencyPermit
+{
+    /**
+     * The id the permit was acquired for.
+     */
+    public readonly string $id;
+
+    /**
+     * Slots left for the id when the permit was granted.
+     */
+    public readonly int $remaining;
+
+    /**
+     * Dry run: enforcing would have answered null (such a permit holds no slot). False otherwise.
+     */
+    public readonly bool $wouldDeny;
+
+    private function __construct() {}
+
+    /**
+     * Limiters cannot be cloned (protected and final: `clone` throws an Error).
+     */
+    private function __clone() {}
+
+    /**
+     * Frees the slot now (a second call, or the request's end after it, frees nothing).
+     * @throws RateLimiterException
+     */
+    public function release(): void {}
+
+    /**
+     * The lease again $ttl seconds from now. Throws when the permit was released or its lease had ended.
+     * @throws RateLimiterException
+     */
+    public function renew(): void {}
+
+    /**
+     * Seconds until the lease ends; 0.0 once released.
+     */
+    public function expiresIn(): float {}
+
+}
+

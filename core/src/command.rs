@@ -29,6 +29,10 @@
 //!                           up to 2^40 (a charge on an exact log up to
 //!                           1,000: a member per unit); `max_wait_us`: a
 //!                           reservation's longest wait, 0 to MAX_US (else 0)
+//!   RATELIMIT.INFLIGHT_ACQUIRE 1 key max ttl_us token waiting [now_us]  (in-flight limits,
+//!   RATELIMIT.INFLIGHT_RELEASE 1 key token [now_us]              `concurrency`:
+//!   RATELIMIT.INFLIGHT_RENEW   1 key ttl_us token [now_us]       what each replies
+//!   RATELIMIT.INFLIGHT_COUNT   1 key [now_us]      (read-only)   is said there)
 //!
 //! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
 //! the extension never sends (the ranges its constructors check). `cost` is
@@ -49,6 +53,7 @@
 
 use crate::algorithm::{Adjust, Algorithm, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_US};
 use crate::answer::{batch_reply, hits_reply};
+use crate::concurrency::{self, InflightOp, Waiting};
 use crate::entries;
 use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
@@ -74,10 +79,14 @@ pub enum Command {
     CompoundCounted,
     Adjust,
     AdjustCounted,
+    InflightAcquire,
+    InflightRelease,
+    InflightRenew,
+    InflightCount,
 }
 
 impl Command {
-    pub const ALL: [Command; 11] = [
+    pub const ALL: [Command; 15] = [
         Command::Take,
         Command::Peek,
         Command::TakeMany,
@@ -89,6 +98,10 @@ impl Command {
         Command::CompoundCounted,
         Command::Adjust,
         Command::AdjustCounted,
+        Command::InflightAcquire,
+        Command::InflightRelease,
+        Command::InflightRenew,
+        Command::InflightCount,
     ];
 
     /// The name the module registers it under (commands are case-blind:
@@ -106,6 +119,10 @@ impl Command {
             Command::CompoundCounted => "ratelimit.compound2_counted",
             Command::Adjust => "ratelimit.adjust",
             Command::AdjustCounted => "ratelimit.adjust_counted",
+            Command::InflightAcquire => "ratelimit.inflight_acquire",
+            Command::InflightRelease => "ratelimit.inflight_release",
+            Command::InflightRenew => "ratelimit.inflight_renew",
+            Command::InflightCount => "ratelimit.inflight_count",
         }
     }
 
@@ -118,7 +135,7 @@ impl Command {
 
     /// Whether it may write (the peeks never do).
     pub fn writes(self) -> bool {
-        !matches!(self, Command::Peek | Command::CompoundPeek)
+        !matches!(self, Command::Peek | Command::CompoundPeek | Command::InflightCount)
     }
 
     /// Whether its decisions are counted: its last key is the counters'
@@ -195,6 +212,43 @@ pub enum Call<'a> {
         now: Option<f64>,
         counted: Option<Counted<'a>>,
     },
+    /// An in-flight limit's operation on its key (`crate::concurrency`).
+    Inflight {
+        key: &'a [u8],
+        op: InflightOp<'a>,
+        now: Option<f64>,
+    },
+}
+
+/// An in-flight call's arguments after its one key (`rest`).
+fn inflight<'a>(command: Command, key: &'a [u8], rest: &'a [&'a [u8]]) -> Result<Call<'a>, Bad> {
+    let fixed = match command {
+        Command::InflightAcquire => 4,
+        Command::InflightRelease => 1,
+        Command::InflightRenew => 2,
+        _ => 0,
+    };
+    if rest.len() < fixed || rest.len() > fixed + 1 {
+        return Err(Bad::Arity);
+    }
+    let ttl = |b: &[u8]| whole(b, 1.0, MAX_US).ok_or_else(|| bad("the ttl must be a whole number of µs from 1 to 10 years"));
+    let token = |b: &'a [u8]| if b.is_empty() { Err(bad("a permit's token must not be empty")) } else { Ok(b) };
+    let op = match command {
+        Command::InflightAcquire => InflightOp::Acquire {
+            max: whole(rest[0], 1.0, MAX_COUNT).ok_or_else(|| bad("max must be a whole number from 1 to 2^40"))?,
+            ttl: ttl(rest[1])?,
+            token: token(rest[2])?,
+            waiting: lua_tonumber(rest[3]).and_then(Waiting::from_number).ok_or_else(|| bad("waiting must be 0, 1, 2 or 3"))?,
+        },
+        Command::InflightRelease => InflightOp::Release { token: token(rest[0])? },
+        Command::InflightRenew => InflightOp::Renew { ttl: ttl(rest[0])?, token: token(rest[1])? },
+        _ => InflightOp::Count,
+    };
+    let now = rest
+        .get(fixed)
+        .map(|n| whole(n, 0.0, MAX_NOW_US).ok_or_else(|| bad("now_us must be a whole number of microseconds from 0 to 2^52")))
+        .transpose()?;
+    Ok(Call::Inflight { key, op, now })
 }
 
 /// The number of keys (`argv[1]`) of a call whose arguments are `args`
@@ -242,6 +296,12 @@ fn cost_and_clock(rest: &[&[u8]], algos: &mut dyn Iterator<Item = &Algorithm>) -
 pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad> {
     let n = key_count(args)?;
     let (keys, rest) = args[2..].split_at(n);
+    if matches!(command, Command::InflightAcquire | Command::InflightRelease | Command::InflightRenew | Command::InflightCount) {
+        return match keys {
+            [key] => inflight(command, key, rest),
+            _ => Err(bad("an in-flight call decides one key")),
+        };
+    }
     // A counted call: its last key is the counters' base, and the counting
     // arguments come first; the rest is read as the uncounted command's.
     let (keys, rest, counted) = if command.counted() {
@@ -276,6 +336,7 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             };
             Ok(Call::Hits { keys, window_ms: window as i64 })
         }
+        Command::InflightAcquire | Command::InflightRelease | Command::InflightRenew | Command::InflightCount => unreachable!("read above"),
         Command::Compound | Command::CompoundPeek | Command::CompoundCounted => {
             let mut members = Vec::with_capacity(n);
             let mut rest = rest;
@@ -374,6 +435,7 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
             answer.write_to(&mut out);
             Ok(out)
         }
+        Call::Inflight { key, op, now } => concurrency::run(ks, key, op, *now),
     }
 }
 
@@ -550,5 +612,19 @@ mod tests {
         assert_eq!(run(&mut store, &call).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
         let a = args("ratelimit.compound2_peek 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
         assert_eq!(run(&mut store, &parse(Command::CompoundPeek, &a).unwrap()).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn in_flight_calls_parse_and_refuse_what_they_cannot_use() {
+        let a = args("ratelimit.inflight_acquire 1 k 4 1000000 tok 1 5");
+        let op = InflightOp::Acquire { max: 4.0, ttl: 1e6, token: b"tok", waiting: Waiting::First };
+        assert_eq!(parse(Command::InflightAcquire, &a).unwrap(), Call::Inflight { key: b"k", op, now: Some(5.0) });
+        assert_eq!(refusal(Command::InflightAcquire, "a 1 k 0 1000 t 0"), "ERR ratelimit: max must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::InflightAcquire, "a 1 k 1 1000 t 4"), "ERR ratelimit: waiting must be 0, 1, 2 or 3");
+        assert_eq!(refusal(Command::InflightRenew, "r 1 k 0 t"), "ERR ratelimit: the ttl must be a whole number of µs from 1 to 10 years");
+        assert_eq!(refusal(Command::InflightRelease, "r 2 k j t"), "ERR ratelimit: an in-flight call decides one key");
+        assert_eq!(refusal(Command::InflightRelease, "r 1 k"), "arity");
+        assert_eq!(refusal(Command::InflightCount, "c 1 k 1 2"), "arity");
+        assert!(!Command::InflightCount.writes() && Command::InflightRelease.writes());
     }
 }

@@ -19,7 +19,8 @@
 //! lua/entries.lua), `answer` (the reply bytes), `command` (the
 //! server module's commands, parsed and run without a server), `store` (an
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
-//! in the keyspace: lua/metrics.lua).
+//! in the keyspace: lua/metrics.lua), `concurrency` (in-flight limits:
+//! lua/concurrency.lua).
 
 #![forbid(unsafe_code)]
 
@@ -27,6 +28,7 @@ pub mod algorithm;
 pub mod answer;
 pub mod buckets;
 pub mod command;
+pub mod concurrency;
 pub mod effect;
 pub mod entries;
 pub mod fixed_window;

@@ -86,3 +86,19 @@ pub fn adjust(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 pub fn adjust_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::AdjustCounted, ctx, &args))
 }
+
+pub fn inflight_acquire(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightAcquire, ctx, &args))
+}
+
+pub fn inflight_release(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightRelease, ctx, &args))
+}
+
+pub fn inflight_renew(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightRenew, ctx, &args))
+}
+
+pub fn inflight_count(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::InflightCount, ctx, &args))
+}

@@ -40,5 +40,9 @@ redis_module! {
         ["ratelimit.compound2_counted", commands::compound_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.adjust", commands::adjust, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.adjust_counted", commands::adjust_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.inflight_acquire", commands::inflight_acquire, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.inflight_release", commands::inflight_release, "write getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.inflight_renew", commands::inflight_renew, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.inflight_count", commands::inflight_count, "readonly getkeys-api", 2, 2, 1, ""],
     ],
 }

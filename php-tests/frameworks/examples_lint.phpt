@@ -26,6 +26,8 @@ ok  examples/laravel/RateLimitByUser.php
 ok  integrations/laravel/autoload.php
 ok  integrations/laravel/src/ConnectionSettings.php
 ok  integrations/laravel/src/ExtensionRateLimiter.php
+ok  integrations/laravel/src/FunnelBuilder.php
+ok  integrations/laravel/src/FunnelRedisManager.php
 ok  integrations/laravel/src/LimitSet.php
 ok  integrations/laravel/src/RateLimitServiceProvider.php
 ok  integrations/laravel/src/RedisTarget.php
@@ -33,6 +35,7 @@ ok  integrations/laravel/src/StepAside.php
 ok  integrations/laravel/src/ThrottleRequests.php
 ok  integrations/laravel/src/TlsSettings.php
 ok  integrations/symfony/autoload.php
+ok  integrations/symfony/src/ConcurrencyStore.php
 ok  integrations/symfony/src/DependencyInjection/Configuration.php
 ok  integrations/symfony/src/DependencyInjection/ExtensionLimitersPass.php
 ok  integrations/symfony/src/DependencyInjection/RateLimitExtension.php
@@ -44,6 +47,7 @@ ok  integrations/symfony/src/LimiterFactory.php
 ok  integrations/symfony/src/RateLimitBundle.php
 ok  integrations/yii1/RateLimitFilter.php
 ok  integrations/yii2/autoload.php
+ok  integrations/yii2/src/ConcurrencyFilter.php
 ok  integrations/yii2/src/NoAllowanceStorage.php
 ok  integrations/yii2/src/RateLimiter.php
 ok  integrations/yii3/autoload.php

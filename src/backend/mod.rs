@@ -9,6 +9,7 @@
 //! and go through the same methods.
 
 pub mod memory;
+pub mod wake;
 
 use std::sync::Arc;
 

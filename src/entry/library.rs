@@ -26,6 +26,7 @@ const BODY: &str = concat!(
     include_str!("../../lua/algorithms/gcra.lua"),
     include_str!("../../lua/metrics.lua"),
     include_str!("../../lua/entries.lua"),
+    include_str!("../../lua/concurrency.lua"),
 );
 
 /// An entry point of `lua/entries.lua`: the same nine as the server
@@ -62,7 +63,7 @@ mod tests {
 
     #[test]
     fn every_module_command_has_its_lua_entry_point() {
-        let entries = include_str!("../../lua/entries.lua");
+        let entries = concat!(include_str!("../../lua/entries.lua"), include_str!("../../lua/concurrency.lua"));
         for command in Entry::ALL {
             assert!(entries.contains(&format!("register('{}',", command.entry())), "{command:?}");
             // Registered `no-writes` exactly where the command writes nothing.

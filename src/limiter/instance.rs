@@ -161,24 +161,7 @@ impl Limiter {
     /// The Redis key for `id`: `prefix:id`, or the bare prefix for the empty
     /// id; on a cluster `prefix:{id}` (the empty id stays the bare prefix).
     pub fn key(&self, id: &[u8]) -> Result<Vec<u8>> {
-        let tag = self.hash_tag && !id.is_empty();
-        let len = self.prefix.len() + if id.is_empty() { 0 } else { id.len() + 1 } + if tag { 2 } else { 0 };
-        if len > MAX_KEY_BYTES {
-            return Err(Error::value("id", format!("makes a Redis key of {len} bytes; keys are limited to {MAX_KEY_BYTES}")));
-        }
-        let mut key = Vec::with_capacity(len);
-        key.extend_from_slice(&self.prefix);
-        if !id.is_empty() {
-            key.push(b':');
-            if tag {
-                key.push(b'{');
-            }
-            key.extend_from_slice(id);
-            if tag {
-                key.push(b'}');
-            }
-        }
-        Ok(key)
+        key_of(&self.prefix, self.hash_tag, id)
     }
 
     /// A decision for `op` on the Redis server's clock, with `opts.on_error`
@@ -402,4 +385,26 @@ impl Limiter {
         with_cache(|c| c.forget(&key));
         self.backend.delete(&[&key], timeouts)
     }
+}
+
+/// The Redis key for `id` under `prefix` (`Limiter::key`; an in-flight limit's too).
+pub fn key_of(prefix: &[u8], hash_tag: bool, id: &[u8]) -> Result<Vec<u8>> {
+    let tag = hash_tag && !id.is_empty();
+    let len = prefix.len() + if id.is_empty() { 0 } else { id.len() + 1 } + if tag { 2 } else { 0 };
+    if len > MAX_KEY_BYTES {
+        return Err(Error::value("id", format!("makes a Redis key of {len} bytes; keys are limited to {MAX_KEY_BYTES}")));
+    }
+    let mut key = Vec::with_capacity(len);
+    key.extend_from_slice(prefix);
+    if !id.is_empty() {
+        key.push(b':');
+        if tag {
+            key.push(b'{');
+        }
+        key.extend_from_slice(id);
+        if tag {
+            key.push(b'}');
+        }
+    }
+    Ok(key)
 }

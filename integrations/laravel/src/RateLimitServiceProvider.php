@@ -13,7 +13,8 @@ use Illuminate\Support\ServiceProvider;
  *   - the RateLimiter (facade and container) becomes ExtensionRateLimiter, on the
  *     same Redis connection and key prefixes as the limiter's cache store;
  *   - `throttle` (ThrottleRequests and ThrottleRequestsWithRedis) becomes
- *     RateLimit\Laravel\ThrottleRequests.
+ *     RateLimit\Laravel\ThrottleRequests;
+ *   - Redis::funnel() runs on the extension's ConcurrencyLimiter (FunnelRedisManager).
  * The limiter's store may be one Redis server (TLS or not) or a Redis Cluster,
  * as Laravel's phpredis or predis client would reach it. Where the drop-in
  * cannot serve it (the extension is not loaded, the store is not on Redis,
@@ -54,6 +55,16 @@ class RateLimitServiceProvider extends ServiceProvider
             );
         });
         if (extension_loaded('ratelimit')) {
+            $this->app->extend('redis', function ($stock, $app) {
+                // Only Laravel's own manager: a subclass an app made is left as it is.
+                if (!is_object($stock) || get_class($stock) !== \Illuminate\Redis\RedisManager::class) {
+                    return $stock;
+                }
+                $config = (array) $app['config']->get('database.redis', []);
+                $client = $config['client'] ?? 'phpredis';
+                unset($config['client']);
+                return new FunnelRedisManager($app, $client, $config);
+            });
             $this->app->bind(StockThrottleRequests::class, ThrottleRequests::class);
             $this->app->bind(ThrottleRequestsWithRedis::class, ThrottleRequests::class);
         }

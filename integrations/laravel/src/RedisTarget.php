@@ -46,10 +46,20 @@ final class RedisTarget
             $driver = is_array($store) ? ($store['driver'] ?? 'none') : 'not configured';
             throw new StepAside("the rate limiter's cache store \"$storeName\" is not a Redis store (driver: $driver)");
         }
-        $s = ConnectionSettings::of((array) $config->get('database.redis', []), (string) ($store['connection'] ?? 'default'));
         // CacheManager: the store's prefix, else cache.prefix.
         $cachePrefix = (string) ($store['prefix'] ?? $config->get('cache.prefix', ''));
+        return self::ofConnection($config, (string) ($store['connection'] ?? 'default'), self::storePrefix($cachePrefix));
+    }
 
+    /**
+     * The target of the Redis connection $name of config/database.php, its keys
+     * under the client's prefix and then $keyPrefix (what Redis::funnel() uses).
+     *
+     * @throws StepAside when that connection is not one the extension can serve as Laravel's client would
+     */
+    public static function ofConnection(Config $config, string $name, string $keyPrefix = ''): self
+    {
+        $s = ConnectionSettings::of((array) $config->get('database.redis', []), $name);
         $target = $s['cluster']
             ? ['cluster' => $s['seeds']]
             : ['host' => $s['host'] === '' ? '127.0.0.1' : $s['host']];
@@ -78,7 +88,7 @@ final class RedisTarget
                 $target[$t] = (float) $s[$t];
             }
         }
-        return new self($target, $s['prefix'] . self::storePrefix($cachePrefix), $s['cluster']);
+        return new self($target, $s['prefix'] . $keyPrefix, $s['cluster']);
     }
 
     /**

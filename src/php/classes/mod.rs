@@ -5,6 +5,7 @@
 //! copy, `refund()`/`charge()`/`reserve()`'s parameters (`give_back`), `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
 //! which also lists their class entries), and `RateLimitMetrics` (`metrics`).
 pub mod compound;
+pub mod concurrency;
 mod debug_info;
 mod dry_run;
 pub mod fixed_window;

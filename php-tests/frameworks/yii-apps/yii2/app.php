@@ -163,3 +163,41 @@ final class ApiController extends Controller
         return 'ok';
     }
 }
+
+/** yii2_in_flight.phpt: actions under RateLimit\Yii2\ConcurrencyFilter (2 at once; wait: up to 5 s for a slot). */
+final class InFlightController extends Controller
+{
+    public function behaviors()
+    {
+        $common = ['class' => \RateLimit\Yii2\ConcurrencyFilter::class, 'keyPrefix' => getenv('RL_INFLIGHT_PREFIX') ?: 'yii2-in-flight', 'max' => 2, 'ttl' => 5,
+            'id' => fn () => 'work'];
+        return [
+            'now' => $common + ['only' => ['now', 'fail']],
+            'wait' => $common + ['only' => ['wait'], 'maxWait' => 5, 'errorMessage' => 'Still busy.'],
+        ];
+    }
+
+    /** Holds its slot ?ms milliseconds; says how many the server counted inside. */
+    private function work(): array
+    {
+        $inside = (new \ConcurrencyLimiter(null, getenv('RL_INFLIGHT_PREFIX') ?: 'yii2-in-flight', 2, 5))->inFlight('work');
+        usleep(1000 * (int) Yii::$app->request->get('ms', 0));
+        return ['inside' => $inside];
+    }
+
+    public function actionNow()
+    {
+        return $this->work();
+    }
+
+    public function actionWait()
+    {
+        return $this->work();
+    }
+
+    public function actionFail()
+    {
+        $this->work();
+        undefined_function();
+    }
+}

@@ -15,7 +15,7 @@ $config = [
     'basePath' => dirname(__DIR__),
     'runtimePath' => getenv('RL_RUNTIME'),
     'bootstrap' => ['log'],
-    'controllerMap' => ['api' => rlapp\ApiController::class],
+    'controllerMap' => ['api' => rlapp\ApiController::class, 'inflight' => rlapp\InFlightController::class],
     'components' => [
         'request' => ['enableCookieValidation' => false, 'enableCsrfValidation' => false],
         'response' => ['format' => yii\web\Response::FORMAT_JSON],
