@@ -5,6 +5,7 @@ Redis Sentinel: SENTINEL FAILOVER of a live master while 8 processes call consum
 --INI--
 ratelimit.connect_timeout=0.5
 ratelimit.timeout=0.5
+ratelimit.retry_interval=0
 --CONFLICTS--
 heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
