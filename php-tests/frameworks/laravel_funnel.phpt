@@ -1,5 +1,5 @@
 --TEST--
-Laravel drop-in: Redis::funnel()->limit(4)->releaseAfter()->block()->then() runs on ConcurrencyLimiter: 16 processes racing never have more than 4 callbacks inside (the server's count), every call served by waiting; block() running out calls the failure callback with Laravel's LimiterTimeoutException; a callback that ends its process in a fatal error or exit() frees its slot
+Laravel drop-in: Redis::funnel()->limit(4)->releaseAfter()->block()->then() runs on ConcurrencyLimiter: 16 processes racing never have more than 4 callbacks inside (the server's count), every call served by waiting; block() running out calls the failure callback with Laravel's LimiterTimeoutException; a callback that ends its process in a fatal error or exit() frees its slot; stock Laravel's funnel measured beside it (the same race timed, and its slot still taken after a callback's exit() until releaseAfter, where the drop-in's is back)
 --EXTENSIONS--
 pcntl
 posix
@@ -51,9 +51,32 @@ foreach (['undefined_function();', 'exit(0);'] as $end) {
     $out = shell_exec(rl_php_shell() . ' ' . escapeshellarg($script) . ' 2>&1');
     echo $end, ' ', str_contains($out, 'inside') ? 'ran' : "did not run: $out", '; in flight after: ', $seen->inFlight(), "\n";
 }
+
+// Stock Laravel's funnel beside it, in the same app without the drop-in:
+// the same race (its waiters retry every 250 ms), and a callback that exits
+// (an uncaught Error still runs stock's `finally`; exit() and a real fatal error do not).
+$ours = microtime(true);
+rl_hammer(fn () => Redis::funnel("$name:again")->limit(4)->releaseAfter(1)->block(8)->then(function () { usleep(20000); return 1; }, fn () => 0), 16, 3);
+$ours = microtime(true) - $ours;
+rl_laravel_app(false, $prefix);
+$stock = "$prefix:stock";
+// (The parent opens no stock connection before the children fork: they would share its socket.)
+$t = microtime(true);
+$stockServed = rl_hammer(fn () => Redis::funnel($stock)->limit(4)->releaseAfter(1)->block(8)->then(function () { usleep(20000); return 1; }, fn () => 0), 16, 3);
+echo "stock builder: ", get_class(Redis::funnel($stock)), "\n";
+printf("stock served %d of 48 in %.2f s; the drop-in %.2f s\n", $stockServed, microtime(true) - $t, $ours);
+file_put_contents($script, '<?php require ' . var_export(__DIR__ . '/laravel_app.inc', true) . ';'
+    . ' rl_laravel_app(false, ' . var_export($prefix, true) . ');'
+    . ' Illuminate\Support\Facades\Redis::funnel(' . var_export("$stock:dies", true) . ')->limit(4)->releaseAfter(30)->then(function () {'
+    . ' fwrite(STDERR, "inside\n"); exit(0); });');
+$out = shell_exec(rl_php_shell() . ' ' . escapeshellarg($script) . ' 2>&1');
+// Stock's slots are keys name1 .. name4 (Laravel's client prefix first), each held until releaseAfter.
+$taken = array_filter(range(1, 4), fn ($i) => $r->exists("lrv_$stock:dies$i"));
+$ttl = $taken ? $r->ttl("lrv_$stock:dies" . reset($taken)) : -2;
+echo 'stock after exit(): ', str_contains($out, 'inside') ? 'ran' : "did not run: $out", '; slots still taken: ', count($taken), '; for 25 s or more: ', var_export($ttl >= 25, true), "\n";
 unlink($script);
 ?>
---EXPECT--
+--EXPECTF--
 RateLimit\Laravel\FunnelBuilder
 served 48 of 48; more than 4 inside: false; in flight after: 0
 Illuminate\Contracts\Redis\LimiterTimeoutException
@@ -61,3 +84,6 @@ thrown: Illuminate\Contracts\Redis\LimiterTimeoutException
 then() returns the callback's value: 42
 undefined_function(); ran; in flight after: 0
 exit(0); ran; in flight after: 0
+stock builder: Illuminate\Redis\Limiters\ConcurrencyLimiterBuilder
+stock served %d of 48 in %f s; the drop-in %f s
+stock after exit(): ran; slots still taken: 1; for 25 s or more: true
