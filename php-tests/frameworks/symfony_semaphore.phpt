@@ -1,5 +1,5 @@
 --TEST--
-Symfony Semaphore on RateLimit\Symfony\ConcurrencyStore (symfony/semaphore's PersistingStoreInterface on ConcurrencyLimiter): 8 processes racing on a limit of 3 never have more than 3 inside (the server's count); release(), a destroyed Semaphore (autoRelease) and the end of a request that died in a fatal error give the slot back; refresh() renews; a weight takes that many slots
+Symfony Semaphore on RateLimit\Symfony\ConcurrencyStore (symfony/semaphore's PersistingStoreInterface on ConcurrencyLimiter): 8 processes racing on a limit of 3 never have more than 3 inside (the server's count); release(), a destroyed Semaphore (autoRelease) and the end of a request that died in a fatal error give the slot back; refresh() renews; a weight takes that many slots; Symfony's own Redis store measured beside it: after a request dies at max_execution_time its slot stays taken until the ttl, the drop-in's is back
 --EXTENSIONS--
 pcntl
 posix
@@ -52,6 +52,25 @@ $code = 'require "/usr/share/php/Symfony/Component/Semaphore/autoload.php"; requ
     . ' echo $s->acquire() ? "acquired\n" : "refused\n"; undefined_function();';
 $out = shell_exec(rl_php_shell() . ' -r ' . escapeshellarg($code) . ' 2>&1');
 echo strtok($out, "\n"), '; in flight after: ', $seen->inFlight('dies'), "\n";
+
+// Symfony's own Redis store beside it: a request that holds a semaphore and
+// dies at max_execution_time (no destructor runs then, so no autoRelease)
+// leaves stock's slot taken until its ttl; the drop-in's is back.
+$dying = sys_get_temp_dir() . '/rl-semaphore-' . getmypid() . '.php';
+foreach (['stock' => 'new Symfony\Component\Semaphore\Store\RedisStore(rl_framework_redis())',
+          'drop-in' => 'new RateLimit\Symfony\ConcurrencyStore(RL_URL, ' . var_export($prefix, true) . ')'] as $who => $store) {
+    file_put_contents($dying, '<?php require ' . var_export(__DIR__ . '/../config.inc', true) . ';'
+        . ' require "/usr/share/php/Symfony/Component/Semaphore/autoload.php"; require ' . var_export(__DIR__ . '/../../integrations/symfony/autoload.php', true) . ';'
+        . ' $s = (new Symfony\Component\Semaphore\SemaphoreFactory(' . $store . '))->createSemaphore(' . var_export("$prefix:timeout", true) . ', 1, 1, 30.0);'
+        . ' echo $s->acquire() ? "acquired\n" : "refused\n"; set_time_limit(1); for (;;) {}');
+    $out = shell_exec(rl_php_shell() . ' ' . escapeshellarg($dying) . ' 2>&1');
+    $stores = ['stock' => new Symfony\Component\Semaphore\Store\RedisStore(rl_framework_redis()), 'drop-in' => new ConcurrencyStore(RL_URL, $prefix)];
+    $next = (new SemaphoreFactory($stores[$who]))->createSemaphore("$prefix:timeout", 1, 1, 30.0);
+    echo "$who after max_execution_time: ", strtok($out, "\n"), ', ', str_contains($out, 'Maximum execution time') ? 'timed out' : "did not time out: $out",
+        '; the next acquire: ', var_export($next->acquire(), true), "\n";
+    if ($next->isAcquired()) $next->release();
+}
+unlink($dying);
 ?>
 --EXPECT--
 some got in: true; more than 3 inside: false; in flight after: 0
@@ -70,3 +89,5 @@ int(2)
 bool(false)
 int(2)
 acquired; in flight after: 0
+stock after max_execution_time: acquired, timed out; the next acquire: false
+drop-in after max_execution_time: acquired, timed out; the next acquire: true
