@@ -140,13 +140,28 @@ pub fn decide_compound(backend: &Backend, policies: &[&Policy], keys: &[Vec<u8>]
     if local.iter().any(|p| op.cost() > p.max_cost) {
         return Ok(policies.iter().map(|p| too_large(p)).collect());
     }
-    let args = PolicyArgs::joined(local.iter().map(args_of).collect::<Vec<_>>().iter());
     let (per_call, n) = Policy::call_args(op, None);
     let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
-    let call = EntryCall { entry, keys, counting: &[], args: &args, per_call: &per_call[..n] };
+    per_member(backend, policies, &local, keys, entry, &per_call[..n], share)
+}
+
+/// `entry` on `keys` with the `local` (scaled) policies, in one call of the
+/// target's local store: a record per member, read with its own `policies`'
+/// limit, each marked as a local answer.
+fn per_member<K: AsRef<[u8]>>(
+    backend: &Backend,
+    policies: &[&Policy],
+    local: &[Policy],
+    keys: &[K],
+    entry: Entry,
+    per_call: &[i64],
+    share: LocalShare,
+) -> Result<Vec<Outcome>> {
+    let args = PolicyArgs::joined(local.iter().map(args_of).collect::<Vec<_>>().iter());
+    let call = EntryCall { entry, keys, counting: &[], args: &args, per_call };
     let ints: Ints = backend.decide_locally(&call, share.keys)?;
     let reply = ints.as_slice();
-    if reply.len() != 4 * local.len() {
+    if reply.len() != 4 * policies.len() {
         return Err(Error::Redis(format!("unexpected local reply {reply:?}")));
     }
     reply
@@ -174,19 +189,8 @@ pub fn adjust<K: AsRef<[u8]>>(
     if matches!(mode, Adjust::Reserve(_)) && local.iter().any(|p| units > p.max_cost) {
         return Ok(policies.iter().map(|p| too_large(p)).collect());
     }
-    let args = PolicyArgs::joined(local.iter().map(args_of).collect::<Vec<_>>().iter());
     let (per_call, n) = mode.call_args(units, now_us);
-    let call = EntryCall { entry: Entry::Adjust, keys, counting: &[], args: &args, per_call: &per_call[..n] };
-    let reply = backend.decide_locally(&call, share.keys)?;
-    let reply = reply.as_slice();
-    if reply.len() != 4 * policies.len() {
-        return Err(Error::Redis(format!("unexpected local reply {reply:?}")));
-    }
-    reply
-        .chunks_exact(4)
-        .zip(policies)
-        .map(|(r, p)| Ok(Outcome { source: Source::Local, ..p.outcome(Ints::of_record(r[0], r[1], r[2], r[3]).as_slice())? }))
-        .collect()
+    per_member(backend, policies, &local, keys, Entry::Adjust, &per_call[..n], share)
 }
 
 #[cfg(test)]
