@@ -24,6 +24,8 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  * back when one is refused: never above the limit, though two heavy acquirers
  * racing for the last slots may both be refused. putOffExpiration() renews the
  * lease by the TTL the semaphore was acquired with.
+ * The methods declare `: void` as Symfony 7 declares them; Symfony 5.4 and 6.4 (no return
+ * types there) accept an implementation that adds them.
  */
 final class ConcurrencyStore implements PersistingStoreInterface
 {
@@ -35,7 +37,7 @@ final class ConcurrencyStore implements PersistingStoreInterface
     {
     }
 
-    public function save(Key $key, float $ttlInSecond)
+    public function save(Key $key, float $ttlInSecond): void
     {
         if ($ttlInSecond <= 0) {
             throw new InvalidArgumentException(sprintf('The TTL must be greater than 0, %s given.', $ttlInSecond));
@@ -56,7 +58,7 @@ final class ConcurrencyStore implements PersistingStoreInterface
         $key->setState(self::class, $permits);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         if (!$key->hasState(self::class)) {
             return;
@@ -79,7 +81,7 @@ final class ConcurrencyStore implements PersistingStoreInterface
         return true;
     }
 
-    public function putOffExpiration(Key $key, float $ttlInSecond)
+    public function putOffExpiration(Key $key, float $ttlInSecond): void
     {
         if (!$key->hasState(self::class)) {
             throw new SemaphoreExpiredException($key, 'the semaphore is not acquired');
