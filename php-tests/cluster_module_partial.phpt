@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster and the server module: where one of 3 masters lacks it, every class, a batch and a compound are decided by the Lua library on every master (the module only when every master has it), exactly, and php --ri says so; where every master loads it, the same calls are decided by the module
+Redis Cluster and the server module: where one of 3 masters lacks it, every class, a batch and a compound are decided exactly: a connection asks the master of its first call (not every master: one that cannot answer must not fail the others), that master has it, and the first call to the master without it is refused as an unknown command before it runs and sent again by the Lua library, which decides on that connection from then on (php --ri says so); where every master loads it, the same calls are decided by the module
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -69,7 +69,7 @@ token    consume YYYn  consumeMany 90 of 120 allowed
 leaky    consume YYYn  consumeMany 90 of 120 allowed
 gcra     consume YYYn  consumeMany 90 of 120 allowed
 compound YYn
-module commands: none, Lua calls: some
+module commands: some, Lua calls: some
 php --ri: the Lua library
 -- every master with the module
 fixed    consume YYYn  consumeMany 90 of 120 allowed

@@ -80,8 +80,9 @@ impl Backend {
     pub fn decide<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, reach: Reach) -> Result<Ints> {
         match self {
             Backend::Memory(store) => store.decide(call),
-            Backend::Redis(conns) => conns.run(
+            Backend::Redis(conns) => conns.run_routed(
                 reach.timeouts,
+                call.keys.first().map(AsRef::as_ref),
                 #[inline]
                 |conn| decide::decide(conn, call, reach.server_module),
             ),
@@ -106,8 +107,9 @@ impl Backend {
     /// memory store decide `call`.
     pub fn decide_or_hit<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answer> {
         match (self, hit_window_ms) {
-            (Backend::Redis(conns), Some(window_ms)) => conns.run(
+            (Backend::Redis(conns), Some(window_ms)) => conns.run_routed(
                 reach.timeouts,
+                call.keys.first().map(AsRef::as_ref),
                 #[inline]
                 |conn| match conn.is_cluster() {
                     false => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
@@ -165,7 +167,7 @@ impl Backend {
                 Ok(())
             }
             Backend::Redis(conns) => conns
-                .run(timeouts, |conn| {
+                .run_routed(timeouts, keys.first().copied(), |conn| {
                     let first = keys.first().copied().unwrap_or_default();
                     conn.req_command_for_key(::redis::cmd("DEL").arg(keys), first).and_then(Value::extract_error)
                 })

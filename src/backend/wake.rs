@@ -54,7 +54,7 @@ impl Backend {
             ::redis::cmd("PEXPIRE").arg(&list).arg(ttl.as_millis().max(1) as u64).clone(),
             ::redis::cmd("LTRIM").arg(&list).arg(0).arg(max - 1).clone(),
         ];
-        conns.run(timeouts, |conn| conn.pipeline_by_key(cmds.clone())).map(|_| ())
+        conns.run_routed(timeouts, Some(&list), |conn| conn.pipeline_by_key(cmds.clone())).map(|_| ())
     }
 
     /// Blocks until a release of `key` wakes this waiter or `wait` has
@@ -73,7 +73,9 @@ impl Backend {
         // BLPOP's timeout is in seconds, 0 meaning forever: at least 1 ms.
         let seconds = format!("{:.3}", wait.as_secs_f64().max(0.001));
         let long = Timeouts { reply: timeouts.reply + wait, ..timeouts };
-        conns.run(long, |conn| conn.req_command_for_key(::redis::cmd("BLPOP").arg(&list).arg(&seconds), &list).and_then(Value::extract_error))?;
+        conns.run_routed(long, Some(&list), |conn| {
+            conn.req_command_for_key(::redis::cmd("BLPOP").arg(&list).arg(&seconds), &list).and_then(Value::extract_error)
+        })?;
         Ok(())
     }
 }

@@ -1,5 +1,6 @@
 //! Calls an entry point: the server module's command where the server has the
-//! module (`module/`, asked once per connection with `COMMAND INFO`, and only
+//! module (`module/`, asked once per connection with `COMMAND INFO`, on a
+//! cluster of the master of the first call's key, and only
 //! when the call allows it: `ratelimit.server_module = auto`), else the Lua
 //! library (`entry::library`): FCALL (FCALL_RO for the peeks, so they answer on
 //! read-only replicas), or EVALSHA of the script form on a Redis without
@@ -23,23 +24,31 @@ use crate::entry::reply::{count_and_ttl, module_commands_in, Ints};
 use crate::redis::conn::Conn;
 use crate::redis::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
 
-/// Does the server have the module's commands, and on a cluster every
-/// master? `COMMAND INFO` answers nil for a command a server does not have.
-fn has_module(conn: &mut Conn) -> RedisResult<bool> {
-    module_commands_in(conn.on_every_master(::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE"))?)
+/// Does the server have the module's commands? `COMMAND INFO` answers nil
+/// for a command a server does not have. On a cluster, the master of `key`
+/// (the call's) is asked, not every master: one master that cannot answer
+/// must not fail the calls to the others (a connection opened while a master
+/// is stalled would otherwise fail every call until it is back).
+fn has_module(conn: &mut Conn, key: Option<&[u8]>) -> RedisResult<bool> {
+    let ask = ::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE").clone();
+    match key {
+        Some(key) if conn.is_cluster() => module_commands_in(vec![conn.req_command_for_key(&ask, key)?]),
+        _ => module_commands_in(conn.on_every_master(&ask)?),
+    }
 }
 
 /// Whether calls on `conn` go to the module's commands: only when `allowed`
 /// (`ratelimit.server_module = auto`) and the server has them (on a cluster,
-/// every master), asked once per connection. A master that lacks them later
-/// (a failover to a replica without the module) refuses the command as
-/// unknown, and the connection goes back to Lua in that call (`fix_for`).
-pub fn uses_module(conn: &mut Conn, allowed: bool) -> RedisResult<bool> {
+/// the master of the first call's `key`), asked once per connection. A
+/// master that lacks them (another master of a cluster, a failover to a
+/// replica without the module) refuses the command as unknown before running
+/// it, and the connection goes back to Lua in that call (`fix_for`).
+pub fn uses_module(conn: &mut Conn, allowed: bool, key: Option<&[u8]>) -> RedisResult<bool> {
     if !allowed {
         return Ok(false);
     }
     if conn.module().is_none() {
-        let has = has_module(conn)?;
+        let has = has_module(conn, key)?;
         conn.set_module(has);
     }
     Ok(conn.module() == Some(true))
@@ -100,7 +109,7 @@ fn send<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, form: Form) -> RedisR
 /// (`uses_module`).
 fn call<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -> RedisResult<Value> {
     let mut applied = Applied::default();
-    let module = module && uses_module(conn, true)?;
+    let module = module && uses_module(conn, true, c.keys.first().map(AsRef::as_ref))?;
     loop {
         let module = module && conn.module() == Some(true);
         match as_result(send(conn, c, form(conn, c.entry, module))) {
@@ -168,7 +177,8 @@ pub fn decide_each<K: AsRef<[u8]>, L: AsRef<[K]>>(
     }
     let mut out: Vec<RedisResult<Ints>> = Vec::with_capacity(calls.len());
     let mut applied = Applied::default();
-    let allowed = module && uses_module(conn, true)?;
+    // A single server's pipeline (a cluster's calls went one by one above).
+    let allowed = module && uses_module(conn, true, None)?;
     while out.len() < calls.len() {
         let rest = &calls[out.len()..];
         let module = allowed && conn.module() == Some(true);

@@ -122,16 +122,20 @@ impl RateLimitMetrics {
     /// (times it opened), `refused` (calls answered without trying it),
     /// `cause` (the failure that opened it last), `local_keys` (keys this
     /// process decided by itself for it and holds, `ratelimit.on_error = local`).
+    /// A Redis Cluster's row also has `masters`: by `host:port`, the same
+    /// five fields for each master whose own breaker a failed call made.
     pub fn breakers() -> PhpResult<ZBox<ZendHashTable>> {
         let mut out = ZendHashTable::new();
         for t in crate::redis::pool::state() {
-            let mut row = ZendHashTable::new();
-            row.insert("state", if t.breaker.open_for.is_some() { "open" } else { "closed" })?;
-            row.insert("open_for", t.breaker.open_for.unwrap_or(0.0))?;
-            row.insert("opens", t.breaker.opens as i64)?;
-            row.insert("refused", t.breaker.refused as i64)?;
-            row.insert("cause", t.breaker.cause.as_str())?;
+            let mut row = breaker_row(&t.breaker)?;
             row.insert("local_keys", t.local_keys as i64)?;
+            if t.cluster {
+                let mut masters = ZendHashTable::new();
+                for (master, b) in &t.masters {
+                    masters.insert(master.as_str(), breaker_row(b)?)?;
+                }
+                row.insert("masters", masters)?;
+            }
             out.insert(t.target.as_str(), row)?;
         }
         Ok(out)
@@ -206,6 +210,17 @@ impl Finish for RateLimitMetrics {
         zend_api::set_parameter(ce, "prometheus", 0, "counters", MAY_BE_ARRAY, None)?;
         zend_api::set_parameter(ce, "prometheus", 1, "minutes", MAY_BE_LONG, Some(c"0"))
     }
+}
+
+/// One breaker's fields as `RateLimitMetrics::breakers()` gives them.
+fn breaker_row(b: &crate::redis::pool::breaker::BreakerState) -> PhpResult<ZBox<ZendHashTable>> {
+    let mut row = ZendHashTable::new();
+    row.insert("state", if b.open_for.is_some() { "open" } else { "closed" })?;
+    row.insert("open_for", b.open_for.unwrap_or(0.0))?;
+    row.insert("opens", b.opens as i64)?;
+    row.insert("refused", b.refused as i64)?;
+    row.insert("cause", b.cause.as_str())?;
+    Ok(row)
 }
 
 #[cfg(test)]

@@ -64,6 +64,10 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
                     breaker(&s.breaker, s.local_keys)
                 )
             );
+            // A cluster's masters a call failed to reach: each has its own breaker.
+            for (master, b) in &s.masters {
+                info_table_row!(format!("{} master {master}", s.target).as_str(), breaker(b, 0));
+            }
         }
         info_table_row!("server module", if settings::server_module() { "auto (used where the server has it)" } else { "off (Lua only)" });
         for (name, keys) in crate::backend::memory::targets() {

@@ -15,6 +15,7 @@
 //! where its slot stands (`whereabouts`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::cluster::{ClusterClient, ClusterConnection};
@@ -22,6 +23,7 @@ use ::redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAd
 use ::redis::{Cmd, ConnectionLike, RedisError, RedisResult, Value};
 
 use crate::entry::reply::as_result;
+use crate::redis::cluster::owners::{Owners, SlotOwners};
 use crate::redis::rules::retry::{self, Allows};
 use crate::redis::rules::time::Deadline;
 
@@ -38,6 +40,13 @@ pub struct ClusterLink {
     /// What it learnt of its masters (`Conn::module`, `Conn::peeks_by_script`).
     pub(in crate::redis) module: Option<bool>,
     pub(in crate::redis) peeks_by_script: bool,
+    /// Which master owns each slot, shared with the target's other
+    /// connections (`owners_stale`).
+    owners: Arc<Owners>,
+    /// The link opened or read the slot map again since it last read the
+    /// owners: it reads them after its next call a master answered, from
+    /// that master (one round trip then; a node that may be down is not asked).
+    owners_stale: bool,
 }
 
 /// How long a cluster connection waits before it sends again a command that
@@ -53,8 +62,17 @@ fn to_master_of(key: &[u8]) -> RoutingInfo {
 }
 
 impl ClusterLink {
-    pub fn new(conn: ClusterConnection, client: ClusterClient, reply: Duration) -> ClusterLink {
-        ClusterLink { conn, client, reply, shortened: false, moved: HashMap::new(), module: None, peeks_by_script: false }
+    pub fn new(conn: ClusterConnection, client: ClusterClient, reply: Duration, owners: Arc<Owners>) -> ClusterLink {
+        ClusterLink { conn, client, reply, shortened: false, moved: HashMap::new(), module: None, peeks_by_script: false, owners, owners_stale: true }
+    }
+
+    /// The slot owners as `at` says now (`CLUSTER SLOTS`), for the
+    /// breakers; left as they were when it does not answer.
+    fn read_owners(&mut self, at: RoutingInfo) {
+        self.owners_stale = false;
+        if let Some(owners) = self.conn.route_command(::redis::cmd("CLUSTER").arg("SLOTS"), at).ok().as_ref().and_then(SlotOwners::parse) {
+            self.owners.set(owners);
+        }
     }
 
     /// `cmd`, whose first key is `key` when it has keys, to the node that
@@ -77,7 +95,14 @@ impl ClusterLink {
             };
             let e = match as_result(sent) {
                 Err(e) => e,
-                done => return done,
+                done => {
+                    if self.owners_stale {
+                        if let Some(key) = key {
+                            self.read_owners(at.map_or_else(|| to_master_of(key), |(node, _)| by_address(&node)));
+                        }
+                    }
+                    return done;
+                }
             };
             // Only what `retry` says did not run is sent again; the runner
             // puts right what the server lacks (`Allows::Lacks`) itself.
@@ -100,6 +125,7 @@ impl ClusterLink {
             match allows {
                 Allows::Redirect { node, slot } => {
                     self.moved.insert(usize::from(slot), node.clone());
+                    self.owners_stale = true;
                     at = Some((node, false));
                 }
                 Allows::Ask { node } => at = Some((node, true)),
@@ -121,6 +147,7 @@ impl ClusterLink {
         self.conn = self.client.get_connection()?;
         self.moved.clear();
         self.shortened = true;
+        self.owners_stale = true;
         self.shorten(left)
     }
 

@@ -173,6 +173,12 @@ impl Breaker {
         opened
     }
 
+    /// A probe this call took but will not make (another breaker refused
+    /// the call): the next call may probe.
+    pub fn release_probe(&self) {
+        self.probing.store(false, Ordering::Release);
+    }
+
     /// Whether a probe is under way and has not been judged yet.
     pub fn is_probing(&self) -> bool {
         self.probing.load(Ordering::Acquire)

@@ -10,6 +10,7 @@ use ::redis::ConnectionAddr;
 
 use crate::error::{Error, Result};
 use crate::redis::conn::{ClusterLink, Conn};
+use crate::redis::pool::breakers::Gate;
 use crate::redis::pool::places::LaneConn;
 use crate::redis::pool::TargetConnections;
 use crate::redis::rules::time::Deadline;
@@ -67,7 +68,7 @@ impl TargetConnections {
                 self.failures.fetch_add(1, Ordering::Relaxed);
                 Err(Error::Redis(format!("Redis at {}: {why}", self.target)))
             }
-            Err(OpenError::Redis(e)) => Err(self.fail_to_open(&e)),
+            Err(OpenError::Redis(e)) => Err(self.fail_to_open(&e, &Gate::whole())),
         }
     }
 
@@ -108,7 +109,7 @@ impl TargetConnections {
         match builder.build().and_then(|client| Ok((client.get_connection()?, client))) {
             Ok((conn, client)) => {
                 self.opened.fetch_add(1, Ordering::Relaxed);
-                let link = ClusterLink::new(conn, client, timeouts.reply);
+                let link = ClusterLink::new(conn, client, timeouts.reply, self.breakers.owners());
                 Ok(LaneConn {
                     generation,
                     conn: Conn::cluster(link, Deadline::after(timeouts.reply)),
@@ -116,7 +117,7 @@ impl TargetConnections {
                     confirmed: None,
                 })
             }
-            Err(e) => Err(self.fail_to_open(&e)),
+            Err(e) => Err(self.fail_to_open(&e, &Gate::whole())),
         }
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use ::redis::RedisError;
 
 use crate::error::Error;
+use crate::redis::pool::breakers::{Gate, Refusal};
 use crate::redis::pool::{breaker, TargetConnections};
 use crate::redis::rules::retry;
 use crate::redis::rules::time::Timeouts;
@@ -16,54 +17,55 @@ use crate::redis::words::plain::{cause, plain_cause};
 impl TargetConnections {
     /// A call that failed with `e`: the cause, and when the command may
     /// have run (`retry::may_have_run`), that it may have been counted.
-    pub(super) fn fail(&self, e: &RedisError, timeouts: Timeouts) -> Error {
+    pub(super) fn fail(&self, e: &RedisError, timeouts: Timeouts, gate: &Gate) -> Error {
         if !retry::may_have_run(e) {
-            return self.fail_to_open(e);
+            return self.fail_to_open(e, gate);
         }
         self.failures.fetch_add(1, Ordering::Relaxed);
         let cause = match e.is_timeout() {
             true => format!("timed out after {} s", seconds(timeouts.reply)),
             false => "the connection was lost after the command was sent".to_string(),
         };
-        self.judged(e, &cause);
+        self.judged(e, &cause, gate);
         Error::Redis(format!("Redis at {}: {cause}; the decision may have been counted", self.target))
     }
 
-    /// What a failure tells the breaker: a server that could not be reached
-    /// opens it; one that answered, even with an error, closes it.
-    fn judged(&self, e: &RedisError, cause: &str) {
+    /// What a failure tells the breaker the call went through (`breakers`):
+    /// a server that could not be reached opens it; one that answered, even
+    /// with an error, closes it.
+    fn judged(&self, e: &RedisError, cause: &str, gate: &Gate) {
         match breaker::unreachable(e) {
-            true => {
-                self.breaker.trip(breaker::retry_interval(), &self.target.to_string(), cause);
-            }
-            false => self.answered(),
+            true => self.breakers.trip(gate, breaker::retry_interval(), &self.target.to_string(), cause),
+            false => self.answered(gate),
         }
     }
 
     /// A probe that ended in a failure the breaker was not told of: open for another interval.
     #[cold]
-    pub(super) fn probe_failed(&self, e: &Error) {
-        if self.breaker.is_probing() {
-            self.breaker.trip(breaker::retry_interval(), &self.target.to_string(), &e.to_string());
-        }
+    pub(super) fn probe_failed(&self, e: &Error, gate: &Gate) {
+        self.breakers.probe_failed(gate, breaker::retry_interval(), &self.target.to_string(), &e.to_string());
     }
 
-    /// A call the open breaker refused: the target, how long it stays open, and why it opened.
+    /// A call an open breaker refused: the target (and on a cluster the
+    /// master), how long it stays open, and why it opened.
     #[cold]
-    pub(super) fn refused(&self, left: Duration) -> Error {
-        let when = match left.is_zero() {
+    pub(super) fn refused(&self, refusal: Refusal) -> Error {
+        let when = match refusal.left.is_zero() {
             true => "until the call now trying it again answers".to_string(),
-            false => format!("for {:.3} s more", left.as_secs_f64()),
+            false => format!("for {:.3} s more", refusal.left.as_secs_f64()),
+        };
+        let whose = match &refusal.master {
+            Some((host, port)) => format!("the circuit breaker of its master {host}:{port}"),
+            None => "the circuit breaker".to_string(),
         };
         Error::Redis(format!(
-            "Redis at {}: not tried, the circuit breaker is open {when} (the last call failed: {}); the decision was not counted",
-            self.target,
-            self.breaker.cause()
+            "Redis at {}: not tried, {whose} is open {when} (the last call failed: {}); the decision was not counted",
+            self.target, refusal.cause
         ))
     }
 
     /// A connection that could not be opened (nothing was sent), or `fail`'s cause.
-    pub(super) fn fail_to_open(&self, e: &RedisError) -> Error {
+    pub(super) fn fail_to_open(&self, e: &RedisError, gate: &Gate) -> Error {
         self.failures.fetch_add(1, Ordering::Relaxed);
         let text = match &self.target.tls {
             // The handshake runs with the first command, so a plain port (which
@@ -75,7 +77,7 @@ impl TargetConnections {
             true => format!("{text}; {CLUSTER_WITHOUT_PASSWORD}"),
             false => text,
         };
-        self.judged(e, &text);
+        self.judged(e, &text, gate);
         Error::Redis(format!("Redis at {}: {text}", self.target))
     }
 }

@@ -12,7 +12,7 @@ use ::redis::{RedisError, RedisResult};
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::breaker::Admit;
+use crate::redis::pool::breakers::Gate;
 use crate::redis::pool::multiplex::shared_connections;
 use crate::redis::pool::{enforce_bound, TargetConnections, POOL, TICK};
 use crate::redis::rules::retry;
@@ -51,14 +51,16 @@ impl TargetConnections {
     /// not reach the server opens it (`fail`), one the server answered closes
     /// it and drops what this process decided by itself meanwhile (`local`).
     pub fn run<T>(self: &Arc<Self>, timeouts: Timeouts, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
+        self.run_routed(timeouts, None, op)
+    }
+
+    /// `run` for a call routed by `route`, its (first) key: on a cluster it
+    /// goes through the breaker of that key's master as well (`breakers`).
+    pub fn run_routed<T>(self: &Arc<Self>, timeouts: Timeouts, route: Option<&[u8]>, op: impl FnMut(&mut Conn) -> RedisResult<T>) -> Result<T> {
         // The pool's locks are taken inside the gate: a fork() waits for this call.
         let _inside = crate::fork::enter();
         // An open breaker refuses at once: no caller waits for a target that just failed.
-        let probe = match self.breaker.admit() {
-            Admit::Go => false,
-            Admit::Probe => true,
-            Admit::Refuse { left } => return Err(self.refused(left)),
-        };
+        let gate = self.breakers.admit(route).map_err(|refusal| self.refused(refusal))?;
         self.last_used.store(TICK.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
         let opened = self.opened.load(Ordering::Relaxed);
         let failures = self.failures.load(Ordering::Relaxed);
@@ -68,8 +70,8 @@ impl TargetConnections {
         };
         let deadline = Deadline::after(timeouts.reply);
         let result = match shared {
-            0 => self.at_most_once(self.lane_hold(), timeouts, deadline, op),
-            n => self.at_most_once(self.shared_hold(n), timeouts, deadline, op),
+            0 => self.at_most_once(self.lane_hold(), timeouts, deadline, &gate, op),
+            n => self.at_most_once(self.shared_hold(n), timeouts, deadline, &gate, op),
         };
         // A connection opened (one more descriptor) or one lost (a target that
         // may be garbage now): the only moments the bound can be crossed.
@@ -77,10 +79,10 @@ impl TargetConnections {
             enforce_bound(&mut POOL.lock(), self);
         }
         match &result {
-            Ok(_) => self.answered(),
+            Ok(_) => self.answered(&gate),
             // A probe that failed before it could learn anything (a setup
             // error) keeps the breaker open for another interval.
-            Err(e) if probe => self.probe_failed(e),
+            Err(e) if gate.probes() => self.probe_failed(e, &gate),
             Err(_) => {}
         }
         result
@@ -98,6 +100,7 @@ impl TargetConnections {
         mut hold: impl Hold,
         timeouts: Timeouts,
         mut deadline: Deadline,
+        gate: &Gate,
         mut op: impl FnMut(&mut Conn) -> RedisResult<T>,
     ) -> Result<T> {
         let mut retried = false;
@@ -127,9 +130,9 @@ impl TargetConnections {
                     if retry::allows(&e).did_not_run() && !std::mem::replace(&mut retried, true) {
                         continue;
                     }
-                    return Err(self.fail(&e, timeouts));
+                    return Err(self.fail(&e, timeouts, gate));
                 }
-                Err(e) => return Err(self.fail(&e, timeouts)),
+                Err(e) => return Err(self.fail(&e, timeouts, gate)),
             }
         }
     }

@@ -59,6 +59,7 @@
 //! target's master and TLS are shared the same way; a cluster keeps the lanes.
 
 pub mod breaker;
+mod breakers;
 mod connect;
 mod failure;
 mod hold;
@@ -81,7 +82,8 @@ use parking_lot::Mutex;
 
 use crate::error::Result;
 use crate::redis::conn::Conn;
-use crate::redis::pool::breaker::{Breaker, BreakerState};
+use crate::redis::pool::breaker::BreakerState;
+use crate::redis::pool::breakers::{Breakers, Gate};
 use crate::redis::pool::local::LocalStore;
 use crate::redis::pool::multiplex::PLACES;
 use crate::redis::pool::places::{close_idle, idle_in, module_known_in, open_in, LaneConn, Shared};
@@ -101,8 +103,9 @@ pub struct TargetConnections {
     failures: AtomicU64,
     /// `TICK` at the last call: the least recently used connection closes first.
     last_used: AtomicU64,
-    /// Refuses calls at once for a while after one could not reach the target (`breaker`).
-    breaker: Breaker,
+    /// Refuse calls at once for a while after one could not reach the target
+    /// (`breaker`); on a cluster, one per master beside the cluster's own (`breakers`).
+    breakers: Breakers,
     /// Decisions this process made itself while the target could not answer
     /// (`ratelimit.on_error = local`), dropped once it answers again (`local`).
     local: Mutex<Option<LocalStore>>,
@@ -155,7 +158,7 @@ pub fn connections(target: Target) -> Arc<TargetConnections> {
         opened: AtomicU64::new(0),
         failures: AtomicU64::new(0),
         last_used: AtomicU64::new(TICK.fetch_add(1, Ordering::Relaxed)),
-        breaker: Breaker::default(),
+        breakers: Breakers::default(),
         local: Mutex::new(None),
         local_held: AtomicBool::new(false),
     });
@@ -203,6 +206,10 @@ pub struct TargetState {
     pub failures: u64,
     /// Its breaker (`breaker`): open or closed, openings, calls refused.
     pub breaker: BreakerState,
+    /// A cluster's breakers per master (`breakers`), by address, for the
+    /// masters a call has failed to reach in this process.
+    pub masters: Vec<(String, BreakerState)>,
+    pub cluster: bool,
     /// Keys decided in this process while it could not answer (`ratelimit.on_error = local`).
     pub local_keys: usize,
 }
@@ -228,13 +235,16 @@ pub fn state() -> Vec<TargetState> {
     let pool = POOL.lock();
     let mut rows: Vec<TargetState> = pool
         .values()
-        .map(|s| TargetState {
+        .map(|s| (s, s.breakers.state()))
+        .map(|(s, (breaker, masters))| TargetState {
             target: s.target.to_string(),
             connections: s.open_connections(generation),
             path: module_known_in(&s.lanes, generation).or_else(|| module_known_in(&s.shared, generation)).map(crate::redis::decide::path),
             opened: s.opened.load(Ordering::Relaxed),
             failures: s.failures.load(Ordering::Relaxed),
-            breaker: s.breaker.state(),
+            breaker,
+            masters,
+            cluster: s.is_cluster(),
             local_keys: s.local_keys(),
         })
         .collect();
@@ -286,7 +296,7 @@ impl TargetConnections {
                 lane.lock().take();
             }
         }
-        Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e, timeouts))).collect())
+        Ok(all.into_iter().map(|r| r.map_err(|e| self.fail(&e, timeouts, &Gate::whole()))).collect())
     }
 
     /// How many connections are open when no lane is busy; `None` while one is.

@@ -1,13 +1,14 @@
 //! What a target's calls meet while it cannot answer, on the pool's side:
 //! the local store of `ratelimit.on_error = local` (`local`), reached by
 //! `with_local`, and what an answer from the target does (`answered`: its
-//! breaker closes, the local store is dropped). The breaker itself is
-//! `breaker`'s; when it opens, `failure`'s.
+//! breakers close, the local store is dropped). The breaker itself is
+//! `breaker`'s, which one a call goes through `breakers`'; when it opens, `failure`'s.
 
 use std::sync::atomic::Ordering;
 
 use ratelimit_core::store::Store;
 
+use crate::redis::pool::breakers::Gate;
 use crate::redis::pool::local::LocalStore;
 use crate::redis::pool::TargetConnections;
 
@@ -31,11 +32,13 @@ impl TargetConnections {
         self.local.lock().as_ref().filter(|s| s.current()).map_or(0, LocalStore::keys)
     }
 
-    /// The target answered a call: its breaker closes, and what this process
-    /// decided by itself meanwhile is dropped (Redis decides again).
+    /// The target answered a call through `gate`: the breakers it went
+    /// through close, and once none is open (a cluster's other masters may
+    /// still be out), what this process decided by itself meanwhile is
+    /// dropped (Redis decides again).
     #[inline]
-    pub(super) fn answered(&self) {
-        self.breaker.answered();
+    pub(super) fn answered(&self, gate: &Gate) {
+        self.breakers.answered(gate);
         if self.local_held.load(Ordering::Relaxed) {
             self.drop_local();
         }
@@ -43,6 +46,9 @@ impl TargetConnections {
 
     #[cold]
     fn drop_local(&self) {
+        if self.breakers.any_open() {
+            return;
+        }
         let _inside = crate::fork::enter();
         self.local_held.store(false, Ordering::Release);
         self.local.lock().take();
