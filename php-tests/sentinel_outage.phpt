@@ -5,6 +5,7 @@ Redis Sentinel: the sentinels going away (hanging, then refusing) does not stop 
 --INI--
 ratelimit.connect_timeout=0.3
 ratelimit.timeout=0.3
+ratelimit.retry_interval=0
 --CONFLICTS--
 heavy # one such test at a time per pass (scripts/run-tests.bash says why)
 --FILE--
