@@ -23,7 +23,9 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  * killed. A weight above 1 takes its permits one by one and gives them all
  * back when one is refused: never above the limit, though two heavy acquirers
  * racing for the last slots may both be refused. putOffExpiration() renews the
- * lease by the TTL the semaphore was acquired with.
+ * lease by the TTL the semaphore was acquired with. save() on a Key whose
+ * leases ran out takes slots anew (as Symfony's stores do), since the old ones
+ * may be someone else's by then.
  */
 final class ConcurrencyStore implements PersistingStoreInterface
 {
@@ -41,7 +43,12 @@ final class ConcurrencyStore implements PersistingStoreInterface
             throw new InvalidArgumentException(sprintf('The TTL must be greater than 0, %s given.', $ttlInSecond));
         }
         if ($key->hasState(self::class)) {
-            return; // acquired already
+            if ($this->exists($key)) {
+                return; // acquired already, its leases still running
+            }
+            // Acquired once, but a lease ran out: its slot may be someone
+            // else's by now, so this acquire() takes slots anew or is refused.
+            $this->delete($key);
         }
         $limiter = new \ConcurrencyLimiter($this->connection, $this->keyPrefix, $key->getLimit(), $ttlInSecond);
         $permits = [];
