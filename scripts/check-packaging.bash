@@ -105,7 +105,14 @@ out=$(RATELIMIT_MODULE_PASS=no RATELIMIT_SKIP_CARGO=1 scripts/run-tests.bash "${
 tests=$(tail -1 <<<"$out")
 skipped=$(grep -oE '^skipped: [0-9]+' <<<"$out" | grep -oE '[0-9]+' || echo 0)
 note=; [ "$skipped" = 0 ] || note=" (and $skipped skipped: phpredis is their subject)"
-[ "$tests" = "$((${#installed_tests[@]} - skipped)) passed, 0 failed" ] && ok "phpt tests with the package installed: $tests$note" || fail "phpt tests with the package installed: $tests$note"
+if [ "$tests" = "$((${#installed_tests[@]} - skipped)) passed, 0 failed" ]; then
+  ok "phpt tests with the package installed: $tests$note"
+else
+  # Which tests failed and what they printed, so a row that fails once can be read after the fact.
+  fail "phpt tests with the package installed: $tests$note"
+  grep -E '^(FAIL|BORK|LEAK)' <<<"$out" | sed 's/^/    /'
+  grep -A40 -E '^=+ (DIFF|OUT) ' <<<"$out" | head -80 | sed 's/^/    /'
+fi
 # An edited ini survives a reinstall (prerm upgrade + postinst run again), and
 # the module stays enabled.
 ini=/etc/php/$php_version/mods-available/ratelimit.ini

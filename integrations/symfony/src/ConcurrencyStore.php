@@ -26,6 +26,8 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  * lease by the TTL the semaphore was acquired with. save() on a Key whose
  * leases ran out takes slots anew (as Symfony's stores do), since the old ones
  * may be someone else's by then.
+ * The methods declare `: void` as Symfony 7 declares them; Symfony 5.4 and 6.4 (no return
+ * types there) accept an implementation that adds them.
  */
 final class ConcurrencyStore implements PersistingStoreInterface
 {
@@ -37,7 +39,7 @@ final class ConcurrencyStore implements PersistingStoreInterface
     {
     }
 
-    public function save(Key $key, float $ttlInSecond)
+    public function save(Key $key, float $ttlInSecond): void
     {
         if ($ttlInSecond <= 0) {
             throw new InvalidArgumentException(sprintf('The TTL must be greater than 0, %s given.', $ttlInSecond));
@@ -63,7 +65,7 @@ final class ConcurrencyStore implements PersistingStoreInterface
         $key->setState(self::class, $permits);
     }
 
-    public function delete(Key $key)
+    public function delete(Key $key): void
     {
         if (!$key->hasState(self::class)) {
             return;
@@ -86,7 +88,7 @@ final class ConcurrencyStore implements PersistingStoreInterface
         return true;
     }
 
-    public function putOffExpiration(Key $key, float $ttlInSecond)
+    public function putOffExpiration(Key $key, float $ttlInSecond): void
     {
         if (!$key->hasState(self::class)) {
             throw new SemaphoreExpiredException($key, 'the semaphore is not acquired');
