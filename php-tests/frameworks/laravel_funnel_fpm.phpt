@@ -54,10 +54,10 @@ foreach ($fails as $end) {
     $ttl = $r->ttl("lrv_$prefix:stock-{$end}1");
     printf("after %s: stock's slot %s; the drop-in's %s\n", $end,
         !$told[$end](...$got["stock-$end"][0]) ? 'NOT ENDED AS TOLD' : ($stockTaken("stock-$end") ? 'still taken' . ($ttl >= 30 ? ' for 30 s or more' : " for $ttl s") : 'back'),
-        $end === 'timeout' ? 'back (the race\'s)' : (!$told[$end](...$got["ours-$end"][0]) ? 'NOT ENDED AS TOLD' : ($ours("ours-$end") ? 'still taken' : 'back')));
+        $end === 'timeout' ? ($ours('race') ? 'still taken (the race\'s)' : 'back (the race\'s)') : (!$told[$end](...$got["ours-$end"][0]) ? 'NOT ENDED AS TOLD' : ($ours("ours-$end") ? 'still taken' : 'back')));
 }
 
-// The same race, every request ending well, on each version: timed, printed (its waiters retry every 250 ms).
+// The same race, every request ending well, on each version: timed, printed (stock's waiters retry every 250 ms).
 $plain = array_fill(0, 16, array_fill(0, 2, 'ok'));
 foreach (['ours' => [], 'stock' => ['stock' => '1']] as $who => $q) {
     $t = microtime(true);

@@ -59,7 +59,7 @@ foreach ($fails as $end) {
     $left = $stockFor("stock-$end");
     printf("after %s: stock's slot %s; the drop-in's %s\n", $end,
         !$told[$end](...$got["stock-$end"][0]) ? 'NOT ENDED AS TOLD' : ($left > 0 ? 'still taken' . ($left >= 30 ? ' for 30 s or more' : sprintf(' for %.1f s', $left)) : 'back'),
-        $end === 'timeout' ? 'back (the race\'s)' : (!$told[$end](...$got["ours-$end"][0]) ? 'NOT ENDED AS TOLD' : ($ours("ours-$end") ? 'still taken' : 'back')));
+        $end === 'timeout' ? ($ours('race') ? 'still taken (the race\'s)' : 'back (the race\'s)') : (!$told[$end](...$got["ours-$end"][0]) ? 'NOT ENDED AS TOLD' : ($ours("ours-$end") ? 'still taken' : 'back')));
 }
 
 // The same race, every request ending well, on each store: timed, printed.
