@@ -1,5 +1,5 @@
 --TEST--
-Symfony Semaphore on RateLimit\Symfony\ConcurrencyStore (symfony/semaphore's PersistingStoreInterface on ConcurrencyLimiter): 8 processes racing on a limit of 3 never have more than 3 inside (the server's count); release(), a destroyed Semaphore (autoRelease) and the end of a request that died in a fatal error give the slot back; refresh() renews; a weight takes that many slots; Symfony's own Redis store measured beside it: after a request dies at max_execution_time its slot stays taken until the ttl, the drop-in's is back
+Symfony Semaphore on RateLimit\Symfony\ConcurrencyStore (symfony/semaphore's PersistingStoreInterface on ConcurrencyLimiter): 8 processes racing on a limit of 3 never have more than 3 inside (the server's count); release(), a destroyed Semaphore (autoRelease) and the end of a request that died in a fatal error give the slot back; refresh() renews; a weight takes that many slots; acquire() again after the ttl ran out takes a slot anew (refused while another holds it); Symfony's own Redis store measured beside it: after a request dies at max_execution_time its slot stays taken until the ttl, the drop-in's is back
 --EXTENSIONS--
 pcntl
 posix
@@ -46,6 +46,17 @@ var_dump($w->acquire(), $seen->inFlight('w'));
 $w2 = new Symfony\Component\Semaphore\Semaphore(new Symfony\Component\Semaphore\Key('w', 3, 2), new ConcurrencyStore(RL_URL, $prefix), 5.0);
 var_dump($w2->acquire(), $seen->inFlight('w'));
 
+// acquire() again once the ttl ran out takes a slot anew, as Symfony's own
+// stores do: refused while another holder has the only one, granted after.
+$e = $factory->createSemaphore('lapsed', 1, 1, 0.2);
+var_dump($e->acquire());
+usleep(250000);
+$other = $factory->createSemaphore('lapsed', 1, 1, 5.0);
+var_dump($e->isAcquired(), $other->acquire(), $e->acquire(), $seen->inFlight('lapsed'));
+$other->release();
+var_dump($e->acquire(), $seen->inFlight('lapsed'));
+$e->release();
+
 // A request that dies with the semaphore acquired: its slot is back at the request's end.
 $code = 'require "/usr/share/php/Symfony/Component/Semaphore/autoload.php"; require ' . var_export(__DIR__ . '/../../integrations/symfony/autoload.php', true) . ';'
     . ' $s = (new Symfony\Component\Semaphore\SemaphoreFactory(new RateLimit\Symfony\ConcurrencyStore(' . var_export(RL_URL, true) . ', ' . var_export($prefix, true) . ')))->createSemaphore("dies", 1, 1, 30.0);'
@@ -88,6 +99,13 @@ bool(true)
 int(2)
 bool(false)
 int(2)
+bool(true)
+bool(false)
+bool(true)
+bool(false)
+int(1)
+bool(true)
+int(1)
 acquired; in flight after: 0
 stock after max_execution_time: acquired, timed out; the next acquire: false
 drop-in after max_execution_time: acquired, timed out; the next acquire: true

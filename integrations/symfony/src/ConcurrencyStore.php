@@ -23,7 +23,9 @@ use Symfony\Component\Semaphore\PersistingStoreInterface;
  * killed. A weight above 1 takes its permits one by one and gives them all
  * back when one is refused: never above the limit, though two heavy acquirers
  * racing for the last slots may both be refused. putOffExpiration() renews the
- * lease by the TTL the semaphore was acquired with.
+ * lease by the TTL the semaphore was acquired with. save() on a Key whose
+ * leases ran out takes slots anew (as Symfony's stores do), since the old ones
+ * may be someone else's by then.
  * The methods declare `: void` as Symfony 7 declares them; Symfony 5.4 and 6.4 (no return
  * types there) accept an implementation that adds them.
  */
@@ -43,7 +45,12 @@ final class ConcurrencyStore implements PersistingStoreInterface
             throw new InvalidArgumentException(sprintf('The TTL must be greater than 0, %s given.', $ttlInSecond));
         }
         if ($key->hasState(self::class)) {
-            return; // acquired already
+            if ($this->exists($key)) {
+                return; // acquired already, its leases still running
+            }
+            // Acquired once, but a lease ran out: its slot may be someone
+            // else's by now, so this acquire() takes slots anew or is refused.
+            $this->delete($key);
         }
         $limiter = new \ConcurrencyLimiter($this->connection, $this->keyPrefix, $key->getLimit(), $ttlInSecond);
         $permits = [];
