@@ -12,6 +12,9 @@
 //! `ratelimit.metrics = redis` (the counted entries, some calls in dry run):
 //! the answers and the state must still agree, and so must the decision
 //! counters each path keeps (lua/metrics.lua, `ratelimit_core::metrics`).
+//! Some limiters have a lockout (`withLockout()`), and the sequences block
+//! and unblock ids by hand: the block keys must agree too (lua/lockout.lua,
+//! `ratelimit_core::lockout`).
 
 mod support;
 
@@ -100,6 +103,11 @@ fn memory_state(store: &str, key: &[u8]) -> (State, i64) {
         };
         (state, s.pttl(key))
     })
+}
+
+/// Half the steps' blocks are one limiter's, half the compound's.
+fn rng_bit(step: usize) -> bool {
+    step.is_multiple_of(2)
 }
 
 /// Expiries alike: both none, or both within a second of each other (each
@@ -201,23 +209,28 @@ impl Side {
 /// The sides of one sequence: Lua, the module (if loaded), the core; the
 /// limiters of `policies`, named for `seed` (the module's keys apart from
 /// Lua's; counted, every side's apart: each has counters of its own).
-fn sides(server: &support::RedisServer, policies: &[Policy], seed: u64, start: i64, counted: bool) -> Vec<Side> {
+fn sides(server: &support::RedisServer, policies: &[Policy], lockouts: &[i64], seed: u64, start: i64, counted: bool) -> Vec<Side> {
     let base = if counted { CallOptions { metrics: Mode::Redis, ..OPTS } } else { OPTS };
     let lua = CallOptions { server_module: false, ..base };
     let tag = if counted { "c" } else { "" };
     let on_server = |suffix: &str| -> Vec<Arc<Limiter>> {
-        policies.iter().enumerate().map(|(m, p)| Arc::new(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")))).collect()
+        policies.iter().enumerate().map(|(m, p)| locked_out(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")), lockouts[m])).collect()
     };
     let store = format!("differential-{tag}{start}-{seed}");
     let core_name = |m: usize| if counted { format!("{tag}s{seed}m{m}-core") } else { format!("s{seed}m{m}") };
     let in_memory: Vec<Arc<Limiter>> =
-        policies.iter().enumerate().map(|(m, p)| Arc::new(support::memory_limiter(p.clone(), &store, &core_name(m)))).collect();
+        policies.iter().enumerate().map(|(m, p)| locked_out(support::memory_limiter(p.clone(), &store, &core_name(m)), lockouts[m])).collect();
     let side = |name, limiters: Vec<Arc<Limiter>>, opts, store| Side { name, all: Compound::new(limiters.clone()).unwrap(), limiters, opts, store };
     let mut all = vec![side("Lua", on_server(""), lua, None), side("core", in_memory, base, Some(store))];
     if support::server_module().is_some() {
         all.push(side("module", on_server("-module"), base, None));
     }
     all
+}
+
+/// `limiter`, with its lockout when `ms` > 0.
+fn locked_out(limiter: Limiter, ms: i64) -> Arc<Limiter> {
+    Arc::new(if ms > 0 { limiter.with_lockout(ms) } else { limiter })
 }
 
 #[test]
@@ -242,6 +255,8 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
     let mut failures = Vec::new();
     // Counted: steps whose counters held something, and held a would_deny.
     let (mut counted_steps, mut would_deny_steps) = (0, 0);
+    // Block keys compared while they held a block.
+    let mut blocks_seen = 0;
     'sequences: for seed in 1..=sequences {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         // Three limiters of random algorithms, distinct prefixes: singly and as one compound.
@@ -251,7 +266,8 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                 policy(&mut rng, w)
             })
             .collect();
-        let sides = sides(&server, &policies, seed, start, counted);
+        let lockouts: Vec<i64> = (0..3).map(|_| rng.pick(&[0, 0, 300, 2000, 15000])).collect();
+        let sides = sides(&server, &policies, &lockouts, seed, start, counted);
         let mut now = start;
         for step in 0..STEPS {
             now += match rng.below(20) {
@@ -266,7 +282,8 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             let id = rng.pick(&IDS);
             let max_cost = policies[m].max_cost.min(policies.iter().map(|p| p.max_cost).min().unwrap());
             let cost = if rng.below(3) == 0 { rng.range(1, max_cost) } else { 1 };
-            let what = rng.below(13);
+            let what = rng.below(15);
+            let block_ms = rng.range(1, 20_000);
             let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
             let (kind, foreign) =
                 (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec(), b"1.5".to_vec()][rng.below(4) as usize].clone());
@@ -281,6 +298,9 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     // The combined outcome, then every member's own.
                     10 => ("compound", all.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
                     11 => ("compound peek", all.decide_at(id, Op::Peek, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat())),
+                    13 if rng_bit(step) => ("block", one.block(id, block_ms, opts, Some(now)).map(|_| vec![])),
+                    13 => ("compound block", all.block(id, block_ms, opts, Some(now)).map(|_| vec![])),
+                    14 => ("unblock", one.unblock(id, opts.timeouts).map(|_| vec![])),
                     _ => ("outside write", Ok(vec![])),
                 }
             };
@@ -299,15 +319,26 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                 }
             }
             for l in 0..policies.len() {
-                for id in IDS {
-                    let (lua_state, lua_ttl) = sides[0].state(&mut conn, &sides[0].limiters[l].key(id).unwrap());
-                    for side in &sides[1..] {
+                for (id, block) in IDS.iter().flat_map(|id| [(id, false), (id, true)]) {
+                    // The limiter's key, and its block key.
+                    let key_of = |side: &Side| {
                         let key = side.limiters[l].key(id).unwrap();
+                        if block {
+                            side.limiters[l].block_key(&key)
+                        } else {
+                            key
+                        }
+                    };
+                    let (lua_state, lua_ttl) = sides[0].state(&mut conn, &key_of(&sides[0]));
+                    blocks_seen += usize::from(block && lua_state != State::Missing);
+                    for side in &sides[1..] {
+                        let key = key_of(side);
                         let (state, ttl) = side.state(&mut conn, &key);
                         if state != lua_state || !same_expiry(lua_ttl, ttl) {
                             failures.push(format!(
-                                "{at}: member {l} id {}: Lua {lua_state:?} PTTL {lua_ttl} / {} {state:?} PTTL {ttl}",
+                                "{at}: member {l} id {}{}: Lua {lua_state:?} PTTL {lua_ttl} / {} {state:?} PTTL {ttl}",
                                 String::from_utf8_lossy(id),
+                                if block { " (block)" } else { "" },
                                 side.name
                             ));
                         }
@@ -337,6 +368,7 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
         }
     }
     assert!(failures.is_empty(), "the paths disagree:\n{}", failures.join("\n"));
+    assert!(blocks_seen > 500, "block keys compared while blocked: {blocks_seen}");
     if counted {
         assert!(
             counted_steps > 1000 && would_deny_steps > 100,
@@ -350,7 +382,7 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             stats.lines().find_map(|l| l.strip_prefix(&format!("cmdstat_{name}:calls="))).and_then(|r| r.split(',').next()?.parse().ok()).unwrap_or(0)
         };
         let module_calls: u64 =
-            ["take", "peek", "take_many", "compound2", "compound2_peek", "take_counted", "take_many_counted", "compound2_counted"]
+            ["take", "peek", "take_many", "compound2", "compound2_peek", "take_counted", "take_many_counted", "compound2_counted", "block"]
                 .iter()
                 .map(|c| calls(&format!("ratelimit.{c}")))
                 .sum();

@@ -18,7 +18,8 @@
 //! lua/entries.lua), `answer` (the reply bytes), `command` (the
 //! server module's commands, parsed and run without a server), `store` (an
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
-//! in the keyspace: lua/metrics.lua).
+//! in the keyspace: lua/metrics.lua), `lockout` (the blocks of block() and
+//! withLockout(): lua/lockout.lua).
 
 #![forbid(unsafe_code)]
 
@@ -32,6 +33,7 @@ pub mod fixed_window;
 pub mod gcra;
 pub mod keyspace;
 pub mod leaky_bucket;
+pub mod lockout;
 pub mod metrics;
 pub mod numbers;
 pub mod sliding_blocks;

@@ -78,3 +78,7 @@ pub fn take_many_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 pub fn compound_counted(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::CompoundCounted, ctx, &args))
 }
+
+pub fn block(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::Block, ctx, &args))
+}

@@ -25,7 +25,8 @@ redis_module! {
     name: "ratelimit",
     // 2: the compounds' reply is every member's answer, under new names
     // (`ratelimit.compound2…`, ratelimit_core::command says why).
-    version: 2,
+    // 3: every decision also reads its block keys (lock-out), and ratelimit.block.
+    version: 3,
     allocator: (std::alloc::System, std::alloc::System),
     data_types: [],
     commands: [
@@ -38,5 +39,6 @@ redis_module! {
         ["ratelimit.take_counted", commands::take_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_many_counted", commands::take_many_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound2_counted", commands::compound_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.block", commands::block, "write deny-oom getkeys-api", 2, 2, 1, ""],
     ],
 }

@@ -131,8 +131,37 @@ impl Compound {
         self.members.iter().try_for_each(|m| m.policy().check_cost(cost))
     }
 
+    /// The members' keys of `id`, then their block keys (`lockout`), in member order.
     fn keys(&self, id: &[u8]) -> Result<Vec<Vec<u8>>> {
-        self.members.iter().map(|m| m.key(id)).collect()
+        let keys = self.members.iter().map(|m| m.key(id)).collect::<Result<Vec<_>>>()?;
+        let blocks: Vec<Vec<u8>> = self.members.iter().zip(&keys).map(|(m, k)| m.block_key(k)).collect();
+        Ok([keys, blocks].concat())
+    }
+
+    /// The members' block keys of `id`.
+    fn block_keys(&self, id: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.members.iter().map(|m| Ok(m.block_key(&m.key(id)?))).collect()
+    }
+
+    /// `withLockout()`: the same compound, every member blocking the id
+    /// for at least `lockout_ms` whenever a consuming call is denied (a
+    /// member's own longer lockout is kept).
+    pub fn with_lockout(&self, lockout_ms: i64) -> Result<Compound> {
+        Compound::new(self.members.iter().map(|m| Arc::new(m.with_lockout(m.lockout_ms().max(lockout_ms)))).collect())
+    }
+
+    /// `block()`: every member blocks `id` for `ms`, in one call (see `Limiter::block`).
+    pub fn block(&self, id: &[u8], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
+        crate::limiter::instance::block_keys(self.backend(), &self.block_keys(id)?, ms, opts, now_us)
+    }
+
+    /// `unblock()`: ends every member's block of `id`, in one command.
+    pub fn unblock(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        let blocks = self.block_keys(id)?;
+        for m in &self.members {
+            m.forget(&m.key(id)?);
+        }
+        self.backend().delete(&blocks.iter().map(Vec::as_slice).collect::<Vec<_>>(), timeouts)
     }
 
     /// The reply of `lua/entries.lua`: every member's answer as a batch
@@ -244,7 +273,7 @@ impl Compound {
         Ok(outcomes.into_iter().zip(members).map(|(o, m)| self.joined(o, m, opts.on_error)).collect())
     }
 
-    /// Deletes every member's key of `id`, in one command (on a cluster, sent
+    /// Deletes every member's key of `id` and its block, in one command (on a cluster, sent
     /// whole to their slot's master: `Conn::req_command_for_key`).
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let keys = self.keys(id)?;

@@ -11,12 +11,13 @@ use std::time::Instant;
 
 use ratelimit_core::Algorithm;
 
-use crate::backend::{Answer, Backend, Reach};
+use crate::backend::{Backend, Reach};
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::error::{Error, Result};
 use crate::limiter::block_cache::with_cache;
 use crate::limiter::conclude::Conclude;
+use crate::limiter::lockout;
 use crate::limiter::params::{self, MAX_KEY_BYTES};
 use crate::limiter::{OnError, Op, Outcome, Policy};
 use crate::metrics::{self, layout, Counters, Mode};
@@ -47,7 +48,9 @@ impl CallOptions {
 
 pub struct Limiter {
     policy: Policy,
-    /// The algorithm's name and arguments: every call's (`EntryCall::args`).
+    /// `withLockout()`'s block in ms on a denial; 0: none.
+    lockout_ms: i64,
+    /// The lockout, the algorithm's name and arguments: every call's (`EntryCall::args`).
     args: PolicyArgs,
     backend: Backend,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
@@ -64,6 +67,22 @@ pub struct Limiter {
     counters: OnceLock<Arc<Counters>>,
     /// On a cluster, the counters' base key of every slot (`ratelimit.metrics = redis`).
     metrics_bases: OnceLock<Arc<layout::Bases>>,
+    /// On a cluster, the empty id's block key (found by a search: `lockout`).
+    bare_block: OnceLock<Vec<u8>>,
+}
+
+/// The words every call of a policy sends: the lockout, the algorithm's name, its arguments.
+fn policy_args(policy: &Policy, lockout_ms: i64) -> PolicyArgs {
+    let mut words = vec![lockout_ms.to_string().into_bytes(), policy.algorithm.name().as_bytes().to_vec()];
+    words.extend(policy.args.iter().cloned());
+    PolicyArgs::new(words)
+}
+
+/// Tells a policy's block-cache entries from another's (its lockout included).
+fn fingerprint(policy: &Policy, lockout_ms: i64) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (policy.algorithm, &policy.args, lockout_ms).hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Limiter {
@@ -72,26 +91,56 @@ impl Limiter {
     pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let mut name_and_args = vec![policy.algorithm.name().as_bytes().to_vec()];
-        name_and_args.extend(policy.args.iter().cloned());
-        let args = PolicyArgs::new(name_and_args);
+        let args = policy_args(&policy, 0);
         // What the module and a `memory://` store will read: refused here, not on every call.
         let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
         Algorithm::parse(policy.algorithm.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (policy.algorithm, &policy.args).hash(&mut hasher);
         let hash_tag = backend.is_cluster();
         Ok(Limiter {
+            fingerprint: fingerprint(&policy, 0),
             policy,
+            lockout_ms: 0,
             args,
             backend,
             prefix,
-            fingerprint: hasher.finish(),
             hash_tag,
             global_prefix: global_prefix.to_vec(),
             counters: OnceLock::new(),
             metrics_bases: OnceLock::new(),
+            bare_block: OnceLock::new(),
         })
+    }
+
+    /// `withLockout()`: the same limiter (target, keys, policy) that blocks
+    /// an id for `lockout_ms` whenever one of its consuming calls is denied.
+    pub fn with_lockout(&self, lockout_ms: i64) -> Limiter {
+        Limiter {
+            policy: self.policy.clone(),
+            lockout_ms,
+            args: policy_args(&self.policy, lockout_ms),
+            backend: self.backend.clone(),
+            prefix: self.prefix.clone(),
+            fingerprint: fingerprint(&self.policy, lockout_ms),
+            hash_tag: self.hash_tag,
+            global_prefix: self.global_prefix.clone(),
+            counters: OnceLock::new(),
+            metrics_bases: OnceLock::new(),
+            bare_block: OnceLock::new(),
+        }
+    }
+
+    /// The lockout in ms (0: none).
+    pub fn lockout_ms(&self) -> i64 {
+        self.lockout_ms
+    }
+
+    /// The block key beside the limiter key `key` (`lockout`): in its slot on a cluster.
+    pub fn block_key(&self, key: &[u8]) -> Vec<u8> {
+        match self.hash_tag {
+            false => lockout::block_key(key, self.prefix.len()),
+            true if key.len() == self.prefix.len() => self.bare_block.get_or_init(|| lockout::block_key_in_slot(key, self.prefix.len())).clone(),
+            true => lockout::block_key_in_slot(key, self.prefix.len()),
+        }
     }
 
     /// The counters of this limiter's key prefix in this process.
@@ -207,26 +256,21 @@ impl Limiter {
         // Counted: the counting arguments first, and the counters' base as a second key.
         let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
         let base = counting.as_ref().map(|_| self.metrics_base(&key));
-        let both = [key.as_slice(), base.as_deref().unwrap_or_default()];
-        let keys = &both[..1 + usize::from(base.is_some())];
+        let block = self.block_key(&key);
+        let all = [key.as_slice(), &block, base.as_deref().unwrap_or_default()];
+        let keys = &all[..2 + usize::from(base.is_some())];
         let entry = match (&counting, op.is_peek()) {
             (Some(_), _) => Entry::TakeCounted,
             (None, true) => Entry::Peek,
             (None, false) => Entry::Take,
         };
         let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
-        // A fixed window's cost-1 consume is three plain commands on every
-        // path (the module's command would be no faster, and counts the
-        // same), except on a Redis Cluster (`counter`: a pipeline cannot be
-        // redirected command by command there), where it is the library's
-        // or the module's one call, as for any other cost; and unless the
-        // decision must count itself (a pipeline cannot count what it does
-        // not know the answer of yet).
-        let counter = match (self.policy.counter_window_ms, op, now_us, counted) {
-            (Some(window_ms), Op::Consume(1), None, None) => Some(window_ms),
-            _ => None,
-        };
-        let decided = self.backend.decide_or_hit(&call, counter, opts.reach()).and_then(|answer| self.outcome(answer));
+        // Every decision reads the id's block in the same call (a block
+        // may come from any process at any time), so a fixed window's cost-1
+        // consume is the library's or the module's call too: a pipeline of
+        // plain commands cannot skip its INCRBY when the id is blocked, and
+        // would count attempts the block denied.
+        let decided = self.backend.decide(&call, opts.reach()).and_then(|ints| self.policy.outcome(ints.as_slice()));
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -234,14 +278,6 @@ impl Limiter {
             self.remember(&key, op.cost(), o, opts);
         }
         conclude.one(decided, false)
-    }
-
-    /// An answer of either kind as an outcome.
-    fn outcome(&self, answer: Answer) -> Result<Outcome> {
-        match answer {
-            Answer::Count((count, ttl_ms)) => Ok(Outcome::from_count(self.limit(), count, ttl_ms)),
-            Answer::Ints(ints) => self.policy.outcome(ints.as_slice()),
-        }
     }
 
     /// A denial from Redis, for the block cache (only when it is on; a
@@ -284,8 +320,8 @@ impl Limiter {
         if keys.is_empty() {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
-        let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none() && counted.is_none());
         let (per_call, n) = Policy::call_args(Op::Consume(cost), now_us);
+        let blocks: Vec<Vec<u8>> = keys.iter().map(|k| self.block_key(k)).collect();
         // Counted: on a single server (and a memory store) one call counts
         // every decision and carries what is pending, the counters' base its
         // last key; on a cluster each id's call counts its own in its slot,
@@ -294,7 +330,8 @@ impl Limiter {
         let taken = counted.filter(|_| !cluster).map(Counters::take_unsent);
         let counting = counted.map(|_| metrics::counting_args(&self.prefix, opts.dry_run, taken.unwrap_or_default()));
         let base = counting.as_ref().map(|_| self.metrics_base(keys[0]));
-        let all: Vec<&[u8]> = keys.iter().copied().chain(base.as_deref()).collect();
+        // The keys, then their block keys, then the counters' base.
+        let all: Vec<&[u8]> = keys.iter().copied().chain(blocks.iter().map(Vec::as_slice)).chain(base.as_deref()).collect();
         let many = EntryCall {
             entry: if counting.is_some() { Entry::TakeManyCounted } else { Entry::TakeMany },
             keys: &all,
@@ -306,14 +343,12 @@ impl Limiter {
             // Counted on a cluster: each id's call counts its own decision in its slot.
             Some(counting) if cluster => {
                 let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
-                let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [*k, b.as_slice()]).collect();
-                self.backend
-                    .decide_each(Entry::TakeCounted, &calls, counting, &self.args, &per_call[..n], opts.reach())
-                    .map(|all| all.into_iter().map(|r| r.map(Answer::Ints)).collect())
+                let calls: Vec<[&[u8]; 3]> = keys.iter().zip(&blocks).zip(&bases).map(|((k, l), b)| [*k, l.as_slice(), b.as_slice()]).collect();
+                self.backend.decide_each(Entry::TakeCounted, &calls, counting, &self.args, &per_call[..n], opts.reach())
             }
-            _ => self.backend.decide_many(&many, counter, opts.reach()),
+            _ => self.backend.decide_many(&many, opts.reach()),
         }
-        .map(|all| all.into_iter().map(|r| r.and_then(|answer| self.outcome(answer))).collect());
+        .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.policy.outcome(ints.as_slice()))).collect());
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -326,10 +361,41 @@ impl Limiter {
         answers.into_iter().map(|a| a.expect("every id answered")).collect()
     }
 
-    /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.
+    /// Deletes the key of `id` and its block. Always fails on a Redis
+    /// failure: a lost reset is a lost write.
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
         with_cache(|c| c.forget(&key));
-        self.backend.delete(&[&key], timeouts)
+        self.backend.delete(&[&key, &self.block_key(&key)], timeouts)
     }
+
+    /// `block()`: denies every call for `id` for `ms` (a longer block
+    /// already there is kept), at `now_us` when a test gives it. Always
+    /// fails on a Redis failure, as `reset`.
+    pub fn block(&self, id: &[u8], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
+        let key = self.key(id)?;
+        block_keys(&self.backend, &[self.block_key(&key)], ms, opts, now_us)
+    }
+
+    /// `unblock()`: ends the block of `id` (and forgets this process's
+    /// remembered denials of it). Always fails on a Redis failure, as `reset`.
+    pub fn unblock(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        let key = self.key(id)?;
+        with_cache(|c| c.forget(&key));
+        self.backend.delete(&[&self.block_key(&key)], timeouts)
+    }
+}
+
+/// The `block` entry over `blocks` (one id's block keys, one slot): each
+/// blocked for `ms`, unless a longer block is there.
+pub fn block_keys(backend: &Backend, blocks: &[Vec<u8>], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
+    let per_call = [ms, now_us.unwrap_or(0)];
+    let call = EntryCall {
+        entry: Entry::Block,
+        keys: blocks,
+        counting: &[],
+        args: &PolicyArgs::default(),
+        per_call: &per_call[..1 + usize::from(now_us.is_some())],
+    };
+    backend.decide(&call, opts.reach()).map(|_| ())
 }

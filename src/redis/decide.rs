@@ -19,7 +19,7 @@ use ::redis::{Cmd, ConnectionLike, RedisResult, Value};
 use crate::entry::call::{EntryCall, Form, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::as_result;
-use crate::entry::reply::{count_and_ttl, module_commands_in, Ints};
+use crate::entry::reply::{module_commands_in, Ints};
 use crate::redis::conn::Conn;
 use crate::redis::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
 
@@ -124,21 +124,13 @@ pub fn decide<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -
 /// where the keys of one call must share a slot, each key of an uncounted
 /// call is its own `Take`, one after another.
 pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -> RedisResult<Vec<RedisResult<Ints>>> {
+    // The decided keys, then their block keys (then the counters' base).
+    let n = (c.keys.len() - usize::from(c.entry.counted())) / 2;
     if conn.is_cluster() && c.entry == Entry::TakeMany {
-        let one_each: Vec<[&[u8]; 1]> = c.keys.iter().map(|k| [k.as_ref()]).collect();
+        let one_each: Vec<[&[u8]; 2]> = (0..n).map(|i| [c.keys[i].as_ref(), c.keys[n + i].as_ref()]).collect();
         return decide_each(conn, Entry::Take, &one_each, c.counting, c.args, c.per_call, module);
     }
-    let n = c.keys.len() - usize::from(c.entry.counted());
     call(conn, c, module).and_then(|v| Ints::many_from_value(v, n))
-}
-
-/// `Entry::HitMany` on a single server: a fixed window's cost-1 hit per key
-/// (`counter::hit_many`), in order, in one call; per key (the count including
-/// the hit, ms left in the window), each standing alone as in `decide_many`.
-pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &PolicyArgs::default(), per_call: &[window_ms] };
-    let records = call(conn, &c, module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
-    Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
 }
 
 /// One `entry` decision per call (each its own keys, the same arguments),

@@ -11,7 +11,6 @@
 //! reply decoder it shares with `memory://` are in `crate::entry`.
 pub mod cluster;
 pub mod conn;
-pub mod counter;
 pub mod decide;
 mod fallback;
 pub mod pool;
