@@ -208,6 +208,31 @@ final class CompoundRateLimiter implements RateLimiterInterface
     public function withDryRun(bool $on = true): static {}
 
     /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -339,6 +364,31 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     public function withDryRun(bool $on = true): static {}
 
     /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -427,6 +477,31 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
     public function withDryRun(bool $on = true): static {}
 
     /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -511,6 +586,31 @@ class TokenBucketRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -598,6 +698,31 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -694,6 +819,31 @@ class GcraRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).

@@ -138,12 +138,12 @@ macro_rules! rate_limiter_impl {
             }
 
             /// Denies every call for `id` for `seconds` (a longer block already there is kept).
-            pub fn block(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, seconds: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<()> {
+            pub fn block(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: &::ext_php_rs::types::Zval, seconds: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<()> {
                 self_.state.block(id, seconds)
             }
 
             /// Ends the block of `id`.
-            pub fn unblock(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id) -> ::ext_php_rs::prelude::PhpResult<()> {
+            pub fn unblock(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<()> {
                 self_.state.unblock(id)
             }
 

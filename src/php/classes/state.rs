@@ -18,7 +18,7 @@ use crate::limiter::lockout;
 use crate::limiter::{Op, Policy};
 use crate::php::args::forms::{ConstructorArgs, Signature};
 use crate::php::args::id_list::{IdList, Key};
-use crate::php::args::values::{float_param, Id, Int};
+use crate::php::args::values::{float_param, string_param, Id, Int};
 use crate::php::connection;
 use crate::php::connection::parts::TimeoutOverrides;
 use crate::php::engine::exceptions::in_call;
@@ -209,9 +209,9 @@ impl LimiterState {
 
     /// `block($id, $seconds)`: `$seconds` checked before anything touches
     /// Redis; a Redis failure always throws (a lost block is a lost write).
-    pub fn block(&mut self, id: Id, seconds: &Zval) -> PhpResult<()> {
+    pub fn block(&mut self, id: &Zval, seconds: &Zval) -> PhpResult<()> {
         let run = || -> Result<()> {
-            let id = id.bytes()?;
+            let id = string_param("id", id)?;
             let ms = lockout::seconds_to_ms(float_param("seconds", seconds)?)?;
             self.decider.block(&id, ms, self.options())
         };
@@ -219,8 +219,9 @@ impl LimiterState {
     }
 
     /// `unblock($id)`: a Redis failure always throws, as `reset()`'s.
-    pub fn unblock(&mut self, id: Id) -> PhpResult<()> {
-        let run = || -> Result<()> { self.decider.unblock(&id.bytes()?, self.timeouts()) };
+    /// (`$id` is required here, so read from a Zval, not as `Id`.)
+    pub fn unblock(&mut self, id: &Zval) -> PhpResult<()> {
+        let run = || -> Result<()> { self.decider.unblock(&string_param("id", id)?, self.timeouts()) };
         run().map_err(|e| self.explain("unblock", &["id"], e))
     }
 
