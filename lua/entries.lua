@@ -164,17 +164,6 @@ local function take_many(keys, argv, o, tally)
 end
 register('take_many', function(keys, argv, o) return (take_many(keys, argv, o)) end)
 
--- consumeMany of a fixed window at cost 1: for every key in order, the hit
--- src/redis/counter.rs makes for one (ALGORITHMS.fixed_window.hit), in one call.
--- KEYS     the keys, in the order of the ids (repeats allowed)
--- ARGV     the window in ms
--- Reply    per key, 4 doubles {ms left in the window, the count including
---          this hit, 0, 0}; errors as each_key says
-register('hit_many', function(keys, argv, o)
-  local hit = ALGORITHMS.fixed_window.hit
-  return each_key(keys, #keys, function(key, _, window_ms) return hit(key, window_ms) end, argv[(o or 0) + 1])
-end)
-
 -- Member m, then (calling itself) members m + 1 .. n. Every member is checked
 -- on the way in (its block first: a blocked member does not fit, unread);
 -- `above` says whether members 1 .. m - 1 fit, `free` whether none of them

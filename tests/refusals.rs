@@ -105,7 +105,6 @@ fn the_module_refuses_what_the_extension_never_sends() {
         (&["RATELIMIT.TAKE", "2", "k", "b", "0", "gcra", "1000", "999", "1"], "bad arguments for gcra"),
         (&["RATELIMIT.TAKE", "2", "k", "b", "0", "leaky_bucket", "1000000", "3", "1000000", "1000000"], "the cost must be at most 1,"),
         (&["RATELIMIT.TAKE", "2", "k", "b", "0", "token_bucket", "10", "1", "1", "-5"], "now_us must be a whole number"),
-        (&["RATELIMIT.HIT_MANY", "1", "k", "0"], "the window must be a whole number"),
         (
             &["RATELIMIT.COMPOUND2", "4", "k", "k", "b", "c", "0", "fixed_window", "1000", "5", "0", "fixed_window", "1000", "5", "1"],
             "keys must be distinct",

@@ -7,7 +7,6 @@
 //!   RATELIMIT.TAKE          2 key block lockout_ms algorithm arg… cost [now_us]
 //!   RATELIMIT.PEEK          2 key block lockout_ms algorithm arg… cost [now_us]  (read-only)
 //!   RATELIMIT.TAKE_MANY     2n key… block… lockout_ms algorithm arg… cost [now_us]
-//!   RATELIMIT.HIT_MANY      n key… window_ms                       (a fixed window's cost-1 hits)
 //!   RATELIMIT.COMPOUND2      2n key… block… (lockout_ms algorithm arg…)×n cost [now_us]
 //!   RATELIMIT.COMPOUND2_PEEK 2n key… block… (lockout_ms algorithm arg…)×n cost [now_us] (read-only)
 //!   RATELIMIT.BLOCK         n block… ms [now_us]                   (block(): per key the µs left)
@@ -41,7 +40,7 @@
 //! meeting this module does the same with its `compound`.
 
 use crate::algorithm::{Algorithm, MAX_COUNT, MAX_MS};
-use crate::answer::{batch_reply, hits_reply};
+use crate::answer::batch_reply;
 use crate::entries::{self, Limit, Member};
 use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
@@ -59,7 +58,6 @@ pub enum Command {
     Take,
     Peek,
     TakeMany,
-    HitMany,
     Compound,
     CompoundPeek,
     TakeCounted,
@@ -69,11 +67,10 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 10] = [
+    pub const ALL: [Command; 9] = [
         Command::Take,
         Command::Peek,
         Command::TakeMany,
-        Command::HitMany,
         Command::Compound,
         Command::CompoundPeek,
         Command::TakeCounted,
@@ -89,7 +86,6 @@ impl Command {
             Command::Take => "ratelimit.take",
             Command::Peek => "ratelimit.peek",
             Command::TakeMany => "ratelimit.take_many",
-            Command::HitMany => "ratelimit.hit_many",
             Command::Compound => "ratelimit.compound2",
             Command::CompoundPeek => "ratelimit.compound2_peek",
             Command::TakeCounted => "ratelimit.take_counted",
@@ -166,10 +162,6 @@ pub enum Call<'a> {
         cost: f64,
         now: Option<f64>,
         counted: Option<Counted<'a>>,
-    },
-    Hits {
-        keys: &'a [&'a [u8]],
-        window_ms: i64,
     },
     /// compound (peek false) or compound_peek.
     Compound {
@@ -292,13 +284,6 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
                 .transpose()?;
             Ok(Call::Block { blocks: keys, ms, now })
         }
-        Command::HitMany => {
-            let window = match rest {
-                [w] => whole(w, 1.0, MAX_MS).ok_or_else(|| bad("the window must be a whole number of ms from 1 to 315360000000"))?,
-                _ => return Err(Bad::Arity),
-            };
-            Ok(Call::Hits { keys, window_ms: window as i64 })
-        }
         Command::Compound | Command::CompoundPeek | Command::CompoundCounted => {
             let (keys, blocks) = halves(keys)?;
             let mut members = Vec::with_capacity(keys.len());
@@ -342,7 +327,6 @@ pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Ref
             crate::answer::doubles(&mut out, &entries::block(ks, blocks, *ms, *now)?);
             Ok(out)
         }
-        Call::Hits { keys, window_ms } => Ok(hits_reply(&entries::hit_many(ks, keys, *window_ms))),
         Call::Compound { members, cost, now, peek, counted } => {
             let answer = match counted {
                 Some(c) => entries::compound_counted(ks, members, c.base, &c.counting, *cost, *now)?,
@@ -390,8 +374,6 @@ mod tests {
         assert!(
             matches!(parse(Command::Compound, &a).unwrap(), Call::Compound { ref members, cost: 3.0, .. } if members.len() == 2 && members[1].limit.lockout_ms == 7.0 && members[1].block == b"b!")
         );
-        let a = args("ratelimit.hit_many 3 a b a 60000");
-        assert_eq!(parse(Command::HitMany, &a).unwrap(), Call::Hits { keys: &a[2..5], window_ms: 60000 });
     }
 
     #[test]
@@ -422,7 +404,6 @@ mod tests {
             refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5 0 gcra 1000 3000 4"),
             "ERR ratelimit: the cost must be at most 3, what the policy can ever take"
         );
-        assert_eq!(refusal(Command::HitMany, "h 1 a 0"), "ERR ratelimit: the window must be a whole number of ms from 1 to 315360000000");
         assert_eq!(
             refusal(Command::Compound, "c 4 a a c d 0 fixed_window 1000 5 0 fixed_window 1000 5 1"),
             "ERR ratelimit: a compound's keys must be distinct"

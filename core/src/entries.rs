@@ -194,19 +194,6 @@ pub fn take_many_counted<K: Keyspace + ?Sized>(
     answers
 }
 
-/// `hit_many`: a fixed window's cost-1 hit on every key in order
-/// (`fixed_window::hit`); per key (ms left, count), each standing alone.
-pub fn hit_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], window_ms: i64) -> Vec<Read<(f64, f64)>> {
-    keys.iter()
-        .map(|key| {
-            let mut effects = Vec::new();
-            let hit = crate::fixed_window::hit(&*ks.view(key), window_ms, &mut effects)?;
-            ks.apply(key, &effects)?;
-            Ok(hit)
-        })
-        .collect()
-}
-
 /// A compound's answer: every member's own, in member order, as that
 /// member's `take`/`peek` would state it after the compound's all-or-nothing
 /// outcome (committed when all fit and this is no peek; else explained, so

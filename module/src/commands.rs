@@ -55,10 +55,6 @@ pub fn take_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::TakeMany, ctx, &args))
 }
 
-pub fn hit_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    guarded(|| run(Command::HitMany, ctx, &args))
-}
-
 pub fn compound_take(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::Compound, ctx, &args))
 }

@@ -33,7 +33,6 @@ redis_module! {
         ["ratelimit.take", commands::take, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.peek", commands::peek, "readonly getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_many", commands::take_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
-        ["ratelimit.hit_many", commands::hit_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound2", commands::compound_take, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound2_peek", commands::compound_peek, "readonly getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_counted", commands::take_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],

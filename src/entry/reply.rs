@@ -64,7 +64,7 @@ impl Ints {
         Ints { vals, len, more: Vec::new() }
     }
 
-    /// The reply of `take_many` (and `hit_many`) for `n` keys: per key 4
+    /// The reply of `take_many` for `n` keys: per key 4
     /// doubles {remaining, reset, retry, delay}, then the error texts of the
     /// keys whose record is {-1, text length, 0, 0}.
     pub fn many_from_bytes(bytes: &[u8], n: usize) -> Option<Vec<Record<'_>>> {
