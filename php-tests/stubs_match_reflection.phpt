@@ -43,7 +43,7 @@ unlink($tmp);
 --EXPECT--
 the stub and the extension agree
 CompoundRateLimiter, FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitMetrics, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
-13 properties, 73 methods, 114 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.dry_run, ratelimit.key_prefix, ratelimit.max_connections, ratelimit.metrics, ratelimit.multiplex, ratelimit.on_error, ratelimit.redis_url, ratelimit.server_module, ratelimit.timeout
+13 properties, 93 methods, 141 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.dry_run, ratelimit.key_prefix, ratelimit.max_connections, ratelimit.metrics, ratelimit.multiplex, ratelimit.on_error, ratelimit.redis_url, ratelimit.server_module, ratelimit.timeout
 -- the comparison sees a changed stub
 - stub:      FixedWindowRateLimiter cloneable: true
 + extension: FixedWindowRateLimiter cloneable: false

@@ -308,6 +308,23 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
 
     /**
+     * A copy (of this object's own class, on the same keys; this limiter is unchanged) whose windows start at
+     * $anchor + k × $window (Unix seconds, or a DateTimeInterface, to the ms) on the Redis server's clock, not at a
+     * key's first request. resetAfter/retryAfter: the time to the window's end.
+     * @throws ValueError when $anchor is not finite or not from 1970 to 2112, or this limiter's windows are calendar units
+     */
+    public function withAnchor(DateTimeInterface|int|float $anchor): static {}
+
+    /**
+     * A copy (as withAnchor()) whose every window is one calendar $unit in $timeZone: 'hour', 'day', 'week'
+     * (ISO, from Monday) or 'month', DST changes and month lengths included (a tz database compiled into the
+     * extension); $window is unused. Decided on the Redis server's clock. resetAfter/retryAfter: the time to the window's end.
+     * @param 'hour'|'day'|'week'|'month' $unit
+     * @throws ValueError for another $unit or an unknown $timeZone
+     */
+    public function withCalendar(string $unit, string $timeZone = 'UTC'): static {}
+
+    /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
      */
     public function __debugInfo(): array {}

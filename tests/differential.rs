@@ -14,7 +14,8 @@
 //! counters each path keeps (lua/metrics.lua, `ratelimit_core::metrics`).
 //! Some limiters have a lockout (`withLockout()`), and the sequences block
 //! and unblock ids by hand: the block keys must agree too (lua/lockout.lua,
-//! `ratelimit_core::lockout`).
+//! `ratelimit_core::lockout`). Some fixed windows have their windows on
+//! the calendar (anchored, hours, days in a time zone).
 
 mod support;
 
@@ -22,8 +23,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ratelimit::backend::memory;
+use ratelimit::limiter::calendar::Calendar;
 use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
+use ratelimit::limiter::instance::{CallOptions, Limiter, Windows};
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Outcome, Policy};
 use ratelimit::metrics::{layout, Mode};
 use ratelimit_core::store::Value;
@@ -209,17 +211,24 @@ impl Side {
 /// The sides of one sequence: Lua, the module (if loaded), the core; the
 /// limiters of `policies`, named for `seed` (the module's keys apart from
 /// Lua's; counted, every side's apart: each has counters of its own).
-fn sides(server: &support::RedisServer, policies: &[Policy], lockouts: &[i64], seed: u64, start: i64, counted: bool) -> Vec<Side> {
+fn sides(server: &support::RedisServer, policies: &[Policy], lockouts: &[(i64, (u64, i64))], seed: u64, start: i64, counted: bool) -> Vec<Side> {
     let base = if counted { CallOptions { metrics: Mode::Redis, ..OPTS } } else { OPTS };
     let lua = CallOptions { server_module: false, ..base };
     let tag = if counted { "c" } else { "" };
     let on_server = |suffix: &str| -> Vec<Arc<Limiter>> {
-        policies.iter().enumerate().map(|(m, p)| locked_out(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")), lockouts[m])).collect()
+        policies
+            .iter()
+            .enumerate()
+            .map(|(m, p)| locked_out(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")), lockouts[m].0, lockouts[m].1))
+            .collect()
     };
     let store = format!("differential-{tag}{start}-{seed}");
     let core_name = |m: usize| if counted { format!("{tag}s{seed}m{m}-core") } else { format!("s{seed}m{m}") };
-    let in_memory: Vec<Arc<Limiter>> =
-        policies.iter().enumerate().map(|(m, p)| locked_out(support::memory_limiter(p.clone(), &store, &core_name(m)), lockouts[m])).collect();
+    let in_memory: Vec<Arc<Limiter>> = policies
+        .iter()
+        .enumerate()
+        .map(|(m, p)| locked_out(support::memory_limiter(p.clone(), &store, &core_name(m)), lockouts[m].0, lockouts[m].1))
+        .collect();
     let side = |name, limiters: Vec<Arc<Limiter>>, opts, store| Side { name, all: Compound::new(limiters.clone()).unwrap(), limiters, opts, store };
     let mut all = vec![side("Lua", on_server(""), lua, None), side("core", in_memory, base, Some(store))];
     if support::server_module().is_some() {
@@ -228,9 +237,21 @@ fn sides(server: &support::RedisServer, policies: &[Policy], lockouts: &[i64], s
     all
 }
 
-/// `limiter`, with its lockout when `ms` > 0.
-fn locked_out(limiter: Limiter, ms: i64) -> Arc<Limiter> {
-    Arc::new(if ms > 0 { limiter.with_lockout(ms) } else { limiter })
+/// `limiter`, with its lockout when `ms` > 0, and a fixed window's windows
+/// on the calendar for `windows` 1 (anchored), 2 (hours in a zone half an
+/// hour off UTC) and 3 (days in Europe/Paris).
+fn locked_out(limiter: Limiter, ms: i64, windows: (u64, i64)) -> Arc<Limiter> {
+    let limiter = if ms > 0 { limiter.with_lockout(ms) } else { limiter };
+    let windows = match windows {
+        (1, anchor_ms) => Some(Windows::Anchored { anchor_ms }),
+        (2, _) => Some(Windows::Calendar(Calendar::new("hour", "Asia/Kolkata").unwrap())),
+        (3, _) => Some(Windows::Calendar(Calendar::new("day", "Europe/Paris").unwrap())),
+        _ => None,
+    };
+    Arc::new(match windows {
+        Some(w) if limiter.policy().algorithm == ratelimit::limiter::Algorithm::FixedWindow => limiter.with_windows(w).unwrap(),
+        _ => limiter,
+    })
 }
 
 #[test]
@@ -266,7 +287,9 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                 policy(&mut rng, w)
             })
             .collect();
-        let lockouts: Vec<i64> = (0..3).map(|_| rng.pick(&[0, 0, 300, 2000, 15000])).collect();
+        // Per limiter: a lockout, and (a fixed window's) windows on the calendar.
+        let lockouts: Vec<(i64, (u64, i64))> =
+            (0..3).map(|_| (rng.pick(&[0, 0, 300, 2000, 15000]), (rng.below(5), start / 1000 - rng.range(0, 100_000)))).collect();
         let sides = sides(&server, &policies, &lockouts, seed, start, counted);
         let mut now = start;
         for step in 0..STEPS {

@@ -10,7 +10,7 @@
 use crate::effect::Effect;
 use crate::numbers::lua_tonumber;
 use crate::view::{Read, Refused, View};
-use crate::{fixed_window, gcra, leaky_bucket, sliding_blocks, sliding_log, token_bucket};
+use crate::{calendar_window, fixed_window, gcra, leaky_bucket, sliding_blocks, sliding_log, token_bucket};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Algorithm {
@@ -20,6 +20,7 @@ pub enum Algorithm {
     TokenBucket(token_bucket::Params),
     LeakyBucket(leaky_bucket::Params),
     Gcra(gcra::Params),
+    CalendarWindow(calendar_window::Params),
 }
 
 /// A `check`'s findings, which `explain` or `commit` go on from.
@@ -39,6 +40,7 @@ enum State {
     TokenBucket(token_bucket::State),
     LeakyBucket(leaky_bucket::State),
     Gcra(gcra::State),
+    CalendarWindow(calendar_window::State),
 }
 
 /// The largest count (limit, capacity, cost): 2^40, exact in doubles with
@@ -49,6 +51,8 @@ pub const MAX_COUNT: f64 = 1_099_511_627_776.0;
 pub const MAX_SECONDS: f64 = 315_360_000.0;
 pub const MAX_MS: f64 = MAX_SECONDS * 1e3;
 pub const MAX_US: f64 = MAX_SECONDS * 1e6;
+/// The latest instant in ms a calendar window may start or end at (2^52 µs, the year 2112).
+pub const MAX_INSTANT_MS: f64 = 4_503_599_627_370.0;
 /// The most slices in a sliding window's hash (the extension's `MAX_BLOCKS`).
 pub const MAX_BLOCKS: f64 = 1000.0;
 /// The largest cost of an exact log (the extension's `MAX_LOG_COST`).
@@ -62,7 +66,8 @@ impl Algorithm {
     pub fn nargs(name: &[u8]) -> Option<usize> {
         Some(match name {
             b"fixed_window" | b"token_bucket" | b"gcra" => 2,
-            b"sliding_log" | b"sliding_blocks" | b"leaky_bucket" => 3,
+            b"sliding_log" | b"sliding_blocks" | b"leaky_bucket" | b"anchored_window" => 3,
+            b"calendar_window" => 5,
             _ => return None,
         })
     }
@@ -77,11 +82,11 @@ impl Algorithm {
         if Algorithm::nargs(name) != Some(args.len()) {
             return Err(bad());
         }
-        let mut n = [0.0; 3];
+        let mut n = [0.0; 5];
         for (slot, a) in n.iter_mut().zip(args) {
             *slot = lua_tonumber(a).filter(|x| x.is_finite()).ok_or_else(bad)?;
         }
-        let [a, b, c] = n;
+        let [a, b, c, d, e] = n;
         let whole = |x: f64, lo: f64, hi: f64| x == x.floor() && (lo..=hi).contains(&x);
         let count = |x: f64| whole(x, 1.0, MAX_COUNT);
         // A bucket fills or drains within MAX_SECONDS (its key's TTL).
@@ -101,6 +106,15 @@ impl Algorithm {
                 Algorithm::LeakyBucket(leaky_bucket::Params { capacity: a, rate: b, size: c })
             }
             b"gcra" if whole(a, 1.0, MAX_US) && whole(b, a, MAX_US) => Algorithm::Gcra(gcra::Params { interval: a, tolerance: b }),
+            // Instants in ms within 2^52 µs (the year 2112); windows of at most 10 years.
+            b"anchored_window" if whole(a, 1.0, MAX_MS) && count(b) && whole(c, 0.0, MAX_INSTANT_MS) => {
+                Algorithm::CalendarWindow(calendar_window::Params { windows: calendar_window::Windows::Anchored { window: a, anchor: c }, limit: b })
+            }
+            b"calendar_window"
+                if count(a) && [b, c, d, e].iter().all(|&x| whole(x, 0.0, MAX_INSTANT_MS)) && b < c && c < d && d < e && e - b <= 3.0 * MAX_MS =>
+            {
+                Algorithm::CalendarWindow(calendar_window::Params { windows: calendar_window::Windows::Calendar { edges: [b, c, d, e] }, limit: a })
+            }
             _ => return Err(bad()),
         };
         Ok(algorithm)
@@ -113,6 +127,7 @@ impl Algorithm {
     pub fn max_cost(&self) -> f64 {
         match self {
             Algorithm::FixedWindow(p) => p.limit,
+            Algorithm::CalendarWindow(p) => p.limit,
             Algorithm::SlidingLog(p) => p.limit.min(MAX_LOG_COST),
             Algorithm::SlidingBlocks(p) => p.limit,
             Algorithm::TokenBucket(p) => p.capacity,
@@ -154,6 +169,10 @@ impl Algorithm {
                 let (f, r, s) = gcra::check(p, view, cost, now)?;
                 (f, r, State::Gcra(s))
             }
+            Algorithm::CalendarWindow(p) => {
+                let (f, r, s) = calendar_window::check(p, view, cost, now, injected)?;
+                (f, r, State::CalendarWindow(s))
+            }
         };
         Ok(Checked { fits, remaining, state })
     }
@@ -167,6 +186,7 @@ impl Algorithm {
             (Algorithm::TokenBucket(p), State::TokenBucket(s)) => token_bucket::explain(p, cost, s),
             (Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => leaky_bucket::explain(p, cost, s),
             (Algorithm::Gcra(p), State::Gcra(s)) => gcra::explain(p, now, s),
+            (Algorithm::CalendarWindow(_), State::CalendarWindow(s)) => calendar_window::explain(s),
             _ => unreachable!("a check's state belongs to its own algorithm"),
         })
     }
@@ -174,8 +194,10 @@ impl Algorithm {
     /// What a consuming call writes when it takes nothing (denied, or a
     /// compound another member denied): only a fixed window without expiry.
     pub fn repair(&self, c: &Checked, effects: &mut Vec<Effect>) {
-        if let (Algorithm::FixedWindow(p), State::FixedWindow(s)) = (self, &c.state) {
-            fixed_window::repair(p, s, effects);
+        match (self, &c.state) {
+            (Algorithm::FixedWindow(p), State::FixedWindow(s)) => fixed_window::repair(p, s, effects),
+            (Algorithm::CalendarWindow(_), State::CalendarWindow(s)) => calendar_window::repair(s, effects),
+            _ => {}
         }
     }
 
@@ -188,6 +210,7 @@ impl Algorithm {
             (Algorithm::TokenBucket(p), State::TokenBucket(s)) => token_bucket::commit(p, cost, s, effects),
             (Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => leaky_bucket::commit(p, cost, s, effects),
             (Algorithm::Gcra(p), State::Gcra(s)) => gcra::commit(p, now, s, effects),
+            (Algorithm::CalendarWindow(p), State::CalendarWindow(s)) => calendar_window::commit(p, cost, s, effects)?,
             _ => unreachable!("a check's state belongs to its own algorithm"),
         })
     }

@@ -550,4 +550,25 @@ mod tests {
         // Blocked: denied with the block's time left, nothing taken, and no block made longer.
         assert_eq!(call(&mut store, c), doubles(&[0.0, 1e6, 1e6, 0.0, 0.0, 3e6, 3e6, 0.0]));
     }
+
+    #[test]
+    fn calendar_windows_are_picked_on_the_servers_clock() {
+        // The store's own clock (its keys' expiry) before the test's instants.
+        let mut store = Store::with_clock(|| 0);
+        // Windows [0, 1000), [1000, 3000), [3000, 3500) ms; now 1500 ms: the middle one.
+        let a = args("ratelimit.take 2 k kb 0 calendar_window 1 0 1000 3000 3500 1 1500000");
+        assert_eq!(run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap(), doubles(&[0.0, 1.5e6]));
+        assert_eq!(run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap(), doubles(&[0.0, 1.5e6, 1.5e6]));
+        // A server clock outside the windows a client sent (a client clock a unit off) is refused.
+        for now in ["3500000", "0"] {
+            let a = format!("ratelimit.take 2 k2 kb2 0 calendar_window 1 1000 2000 3000 3500 1 {now}");
+            let a = args(&a);
+            let e = run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap_err();
+            assert!(e.0.contains("calendar windows the client sent"), "{e}");
+        }
+        // Edges out of order, or spanning more than three windows of 10 years: refused when read.
+        assert_eq!(refusal(Command::Take, "t 2 k kb 0 calendar_window 1 0 1000 1000 3500 1"), "ERR ratelimit: bad arguments for calendar_window");
+        let a = args("ratelimit.take 2 k3 kb3 0 anchored_window 1000 1 500 1 1700000");
+        assert_eq!(run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap(), doubles(&[0.0, 0.8e6]));
+    }
 }

@@ -26,6 +26,7 @@
 pub mod algorithm;
 pub mod answer;
 pub mod buckets;
+pub mod calendar_window;
 pub mod command;
 pub mod effect;
 pub mod entries;

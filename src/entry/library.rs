@@ -24,6 +24,7 @@ const BODY: &str = concat!(
     include_str!("../../lua/algorithms/token_bucket.lua"),
     include_str!("../../lua/algorithms/leaky_bucket.lua"),
     include_str!("../../lua/algorithms/gcra.lua"),
+    include_str!("../../lua/algorithms/calendar_window.lua"),
     include_str!("../../lua/metrics.lua"),
     include_str!("../../lua/lockout.lua"),
     include_str!("../../lua/entries.lua"),

@@ -131,6 +131,16 @@ impl Compound {
         self.members.iter().try_for_each(|m| m.policy().check_cost(cost))
     }
 
+    /// Every member's words for a call at `now_us` (a test's clock) or now:
+    /// made once, unless a member's windows are calendar units (`Limiter::call_args`).
+    fn call_args(&self, now_us: Option<i64>) -> Result<std::borrow::Cow<'_, PolicyArgs>> {
+        if !self.members.iter().any(|m| m.has_call_args()) {
+            return Ok(std::borrow::Cow::Borrowed(&self.args));
+        }
+        let each = self.members.iter().map(|m| m.call_args(now_us)).collect::<Result<Vec<_>>>()?;
+        Ok(std::borrow::Cow::Owned(PolicyArgs::joined(each.iter().map(|a| &**a))))
+    }
+
     /// The members' keys of `id`, then their block keys (`lockout`), in member order.
     fn keys(&self, id: &[u8]) -> Result<Vec<Vec<u8>>> {
         let keys = self.members.iter().map(|m| m.key(id)).collect::<Result<Vec<_>>>()?;
@@ -223,8 +233,8 @@ impl Compound {
             (None, false) => Entry::Compound,
         };
         let keys = if counting.is_some() { self.with_base(&keys) } else { keys };
-        let call =
-            EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
+        let args = self.call_args(now_us)?;
+        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &args, per_call: &per_call[..n] };
         let decided = self.decide_one(&call, opts);
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
@@ -257,7 +267,7 @@ impl Compound {
         let (per_call, n) = Policy::call_args(Op::Consume(cost), None);
         let decided: Result<Vec<Result<Decision>>> = self
             .backend()
-            .decide_each(entry, &calls, counting, &self.args, &per_call[..n], opts.reach())
+            .decide_each(entry, &calls, counting, &*self.call_args(None)?, &per_call[..n], opts.reach())
             .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.decision(ints.as_slice()))).collect());
         // Concluded as one limiter's batch (`Conclude::batch`); each call's
         // members kept beside its outcome, or the `on_error` answer's.

@@ -5,6 +5,7 @@
 //! `ratelimit.metrics`). No Zval and no ini setting here: the PHP
 //! layer passes the prefix, timeouts, `on_error`, dry run and metrics in.
 
+use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -16,10 +17,11 @@ use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::error::{Error, Result};
 use crate::limiter::block_cache::with_cache;
+use crate::limiter::calendar::{self, Calendar};
 use crate::limiter::conclude::Conclude;
 use crate::limiter::lockout;
 use crate::limiter::params::{self, MAX_KEY_BYTES};
-use crate::limiter::{OnError, Op, Outcome, Policy};
+use crate::limiter::{Algorithm as Kind, OnError, Op, Outcome, Policy};
 use crate::metrics::{self, layout, Counters, Mode};
 use crate::redis::pool::Timeouts;
 
@@ -69,6 +71,8 @@ pub struct Limiter {
     metrics_bases: OnceLock<Arc<layout::Bases>>,
     /// On a cluster, the empty id's block key (found by a search: `lockout`).
     bare_block: OnceLock<Vec<u8>>,
+    /// `withCalendar()`: the windows' edges, sent with each call (`calendar`).
+    calendar: Option<Arc<Calendar>>,
 }
 
 /// The words every call of a policy sends: the lockout, the algorithm's name, its arguments.
@@ -78,10 +82,10 @@ fn policy_args(policy: &Policy, lockout_ms: i64) -> PolicyArgs {
     PolicyArgs::new(words)
 }
 
-/// Tells a policy's block-cache entries from another's (its lockout included).
-fn fingerprint(policy: &Policy, lockout_ms: i64) -> u64 {
+/// Tells a policy's block-cache entries from another's (its lockout and calendar included).
+fn fingerprint(policy: &Policy, lockout_ms: i64, calendar: Option<&Calendar>) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    (policy.algorithm, &policy.args, lockout_ms).hash(&mut hasher);
+    (policy.algorithm, &policy.args, lockout_ms, calendar.map(|c| (format!("{:?}", c.unit), &c.zone_name))).hash(&mut hasher);
     hasher.finish()
 }
 
@@ -97,7 +101,7 @@ impl Limiter {
         Algorithm::parse(policy.algorithm.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
         let hash_tag = backend.is_cluster();
         Ok(Limiter {
-            fingerprint: fingerprint(&policy, 0),
+            fingerprint: fingerprint(&policy, 0, None),
             policy,
             lockout_ms: 0,
             args,
@@ -108,25 +112,71 @@ impl Limiter {
             counters: OnceLock::new(),
             metrics_bases: OnceLock::new(),
             bare_block: OnceLock::new(),
+            calendar: None,
         })
     }
 
-    /// `withLockout()`: the same limiter (target, keys, policy) that blocks
-    /// an id for `lockout_ms` whenever one of its consuming calls is denied.
-    pub fn with_lockout(&self, lockout_ms: i64) -> Limiter {
+    /// This limiter's target and keys with another policy, lockout or calendar.
+    fn copy(&self, policy: Policy, lockout_ms: i64, calendar: Option<Arc<Calendar>>) -> Limiter {
         Limiter {
-            policy: self.policy.clone(),
+            args: policy_args(&policy, lockout_ms),
+            fingerprint: fingerprint(&policy, lockout_ms, calendar.as_deref()),
+            policy,
             lockout_ms,
-            args: policy_args(&self.policy, lockout_ms),
             backend: self.backend.clone(),
             prefix: self.prefix.clone(),
-            fingerprint: fingerprint(&self.policy, lockout_ms),
             hash_tag: self.hash_tag,
             global_prefix: self.global_prefix.clone(),
             counters: OnceLock::new(),
             metrics_bases: OnceLock::new(),
             bare_block: OnceLock::new(),
+            calendar,
         }
+    }
+
+    /// `withLockout()`: the same limiter (target, keys, policy) that blocks
+    /// an id for `lockout_ms` whenever one of its consuming calls is denied.
+    pub fn with_lockout(&self, lockout_ms: i64) -> Limiter {
+        self.copy(self.policy.clone(), lockout_ms, self.calendar.clone())
+    }
+
+    /// `withAnchor()` and `withCalendar()` of a fixed window (`windows`):
+    /// the same limiter on the same keys, its windows on the calendar.
+    pub fn with_windows(&self, windows: Windows) -> Result<Limiter> {
+        let limit = params::arg(self.policy.limit);
+        let (algorithm, args, calendar) = match (windows, self.policy.algorithm) {
+            (Windows::Anchored { anchor_ms }, Kind::FixedWindow | Kind::AnchoredWindow) => {
+                (Kind::AnchoredWindow, vec![self.policy.args[0].clone(), limit, params::arg(anchor_ms)], None)
+            }
+            (Windows::Calendar(c), Kind::FixedWindow | Kind::AnchoredWindow | Kind::CalendarWindow) => {
+                (Kind::CalendarWindow, vec![limit], Some(Arc::new(c)))
+            }
+            (Windows::Anchored { .. }, _) => return Err(Error::value("anchor", "cannot anchor windows that are calendar units")),
+            _ => return Err(Error::Redis("calendar windows are a fixed window's only".into())),
+        };
+        let policy = Policy { algorithm, args, ..self.policy.clone() };
+        if algorithm == Kind::AnchoredWindow {
+            // What the module and a `memory://` store will read: refused here, not on every call.
+            let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
+            Algorithm::parse(algorithm.name().as_bytes(), &words).map_err(|_| Error::value("anchor", "must be an instant from 1970 to 2112"))?;
+        }
+        Ok(self.copy(policy, self.lockout_ms, calendar))
+    }
+
+    /// The words of a call made at `now_us` (a test's clock) or now: the
+    /// policy's, and for calendar windows their edges around that instant.
+    pub fn call_args(&self, now_us: Option<i64>) -> Result<Cow<'_, PolicyArgs>> {
+        let Some(calendar) = &self.calendar else { return Ok(Cow::Borrowed(&self.args)) };
+        let now_ms = now_us.map_or_else(calendar::now_ms, |us| us.div_euclid(1000));
+        let mut words = vec![self.lockout_ms.to_string().into_bytes(), self.policy.algorithm.name().as_bytes().to_vec()];
+        words.extend(self.policy.args.iter().cloned());
+        words.extend(calendar.edges(now_ms)?.iter().map(|e| e.to_string().into_bytes()));
+        Ok(Cow::Owned(PolicyArgs::new(words)))
+    }
+
+    /// Whether each call sends words of its own (calendar windows).
+    pub fn has_call_args(&self) -> bool {
+        self.calendar.is_some()
     }
 
     /// The lockout in ms (0: none).
@@ -264,7 +314,8 @@ impl Limiter {
             (None, true) => Entry::Peek,
             (None, false) => Entry::Take,
         };
-        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
+        let args = self.call_args(now_us)?;
+        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &args, per_call: &per_call[..n] };
         // Every decision reads the id's block in the same call (a block
         // may come from any process at any time), so a fixed window's cost-1
         // consume is the library's or the module's call too: a pipeline of
@@ -332,11 +383,12 @@ impl Limiter {
         let base = counting.as_ref().map(|_| self.metrics_base(keys[0]));
         // The keys, then their block keys, then the counters' base.
         let all: Vec<&[u8]> = keys.iter().copied().chain(blocks.iter().map(Vec::as_slice)).chain(base.as_deref()).collect();
+        let args = self.call_args(now_us)?;
         let many = EntryCall {
             entry: if counting.is_some() { Entry::TakeManyCounted } else { Entry::TakeMany },
             keys: &all,
             counting: counting.as_ref().map_or(&[][..], |c| &c[..]),
-            args: &self.args,
+            args: &args,
             per_call: &per_call[..n],
         };
         let decided: Result<Vec<Result<Outcome>>> = match &counting {
@@ -344,7 +396,7 @@ impl Limiter {
             Some(counting) if cluster => {
                 let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
                 let calls: Vec<[&[u8]; 3]> = keys.iter().zip(&blocks).zip(&bases).map(|((k, l), b)| [*k, l.as_slice(), b.as_slice()]).collect();
-                self.backend.decide_each(Entry::TakeCounted, &calls, counting, &self.args, &per_call[..n], opts.reach())
+                self.backend.decide_each(Entry::TakeCounted, &calls, counting, &args, &per_call[..n], opts.reach())
             }
             _ => self.backend.decide_many(&many, opts.reach()),
         }
@@ -398,4 +450,12 @@ pub fn block_keys(backend: &Backend, blocks: &[Vec<u8>], ms: i64, opts: CallOpti
         per_call: &per_call[..1 + usize::from(now_us.is_some())],
     };
     backend.decide(&call, opts.reach()).map(|_| ())
+}
+
+/// Where a fixed window's windows start (`Limiter::with_windows`).
+pub enum Windows {
+    /// `withAnchor()`: at `anchor_ms + k × window` (ms since the Unix epoch).
+    Anchored { anchor_ms: i64 },
+    /// `withCalendar()`: calendar units in a time zone.
+    Calendar(Calendar),
 }

@@ -11,6 +11,7 @@
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
 
 pub mod block_cache;
+pub mod calendar;
 pub mod compound;
 mod conclude;
 pub mod fixed_window;

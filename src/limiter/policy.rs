@@ -15,6 +15,10 @@ pub enum Algorithm {
     TokenBucket,
     LeakyBucket,
     Gcra,
+    /// A fixed window whose windows start at `anchor + k × window` (`withAnchor()`).
+    AnchoredWindow,
+    /// A fixed window whose windows are calendar units (`withCalendar()`).
+    CalendarWindow,
 }
 
 impl Algorithm {
@@ -29,6 +33,8 @@ impl Algorithm {
             Algorithm::TokenBucket => "token_bucket",
             Algorithm::LeakyBucket => "leaky_bucket",
             Algorithm::Gcra => "gcra",
+            Algorithm::AnchoredWindow => "anchored_window",
+            Algorithm::CalendarWindow => "calendar_window",
         }
     }
 }

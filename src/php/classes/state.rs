@@ -13,7 +13,7 @@ use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
 
 use crate::error::Result;
 use crate::limiter::compound::Compound;
-use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::instance::{CallOptions, Limiter, Windows};
 use crate::limiter::lockout;
 use crate::limiter::{Op, Policy};
 use crate::php::args::forms::{ConstructorArgs, Signature};
@@ -234,6 +234,16 @@ impl LimiterState {
             Ok(LimiterState { decider: self.decider.with_lockout(ms)?, ..self.clone() })
         };
         run().map_err(|e| self.explain("withLockout", &["seconds"], e))
+    }
+
+    /// `withAnchor()`, `withCalendar()` (`method`, its `params`): the same
+    /// limiter with its windows where `windows` says, read first.
+    pub fn with_windows(&self, method: &str, params: &[&str], windows: impl FnOnce() -> Result<Windows>) -> PhpResult<Self> {
+        let run = || -> Result<Self> {
+            let windows = windows()?;
+            Ok(LimiterState { decider: Decider::One(std::sync::Arc::new(self.limiter().with_windows(windows)?)), ..self.clone() })
+        };
+        run().map_err(|e| self.explain(method, params, e))
     }
 
     pub fn remaining(&self) -> Option<i64> {
