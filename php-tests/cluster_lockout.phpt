@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster (3 masters, started by the test): lock-out on every class and a CompoundRateLimiter; each block key is in its limiter key's slot (the id's hash tag; for the empty id and a prefix with an unclosed brace, a tag found for that slot), so one script or module command reads both; block, withLockout, peek, unblock and reset as on one server
+Redis Cluster (3 masters, started by the test): lock-out on every class and a CompoundRateLimiter; each block key is in its limiter key's slot (the id's hash tag; for the empty id and a prefix with an unclosed brace, a tag found for that slot), so one script or module command reads both; block, withLockout, peek, unblock and reset as on one server; a calendar window's key expires at its window's end
 --SKIPIF--
 <?php $needs = ['posix']; require __DIR__ . '/skipif.inc'; ?>
 --INI--
@@ -56,6 +56,12 @@ echo $yn([$odd->consume('u')]), ' ', str_starts_with($block, "$p:odd{x!lockout:{
 $odd->unblock('u');
 echo $yn([$odd->consume('u')]), "\n";
 
+echo "-- calendar windows on a cluster: the key in its id's slot, its expiry the window's end\n";
+$cal = (new FixedWindowRateLimiter($dsn, "$p:cal", 60, 1))->withCalendar('day', 'Europe/Paris');
+$r = [$cal->consume('c'), $cal->consume('c')];
+$end = (new DateTimeImmutable('tomorrow', new DateTimeZone('Europe/Paris')))->getTimestamp() * 1000;
+echo $yn($r), ' expiry ', rl_cluster_owner($cluster, "$p:cal:{c}")->rawCommand('PEXPIRETIME', "$p:cal:{c}") === $end ? "midnight in Paris" : 'elsewhere', "\n";
+
 echo "-- CompoundRateLimiter: one call over its members' keys and block keys, one slot\n";
 $a = rl_long('fixed', $dsn, "$p:ca", 2);
 $b = rl_long('gcra', $dsn, "$p:cb", 5);
@@ -79,6 +85,8 @@ empty id: reset: Y
 -- a key prefix with an unclosed brace
 n prefix!lockout:{N}
 Y
+-- calendar windows on a cluster: the key in its id's slot, its expiry the window's end
+Yn expiry midnight in Paris
 -- CompoundRateLimiter: one call over its members' keys and block keys, one slot
 blocked: nnn
 withLockout: YYnn
