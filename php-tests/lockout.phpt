@@ -4,6 +4,7 @@ Lock-out on every class and CompoundRateLimiter (Lua library, server module, mem
 <?php require __DIR__ . '/skipif.inc'; ?>
 --INI--
 ratelimit.block_cache=0
+ratelimit.retry_interval=0
 --FILE--
 <?php
 require __DIR__ . '/config.inc';
