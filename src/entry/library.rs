@@ -31,8 +31,9 @@ const BODY: &str = concat!(
     include_str!("../../lua/concurrency.lua"),
 );
 
-/// An entry point of `lua/entries.lua` (and `lua/lockout.lua`'s `block`): the same ten as the server
-/// module's commands, one table in core (`Command::entry` names the Lua
+/// An entry point of `lua/entries.lua` (and `lua/lockout.lua`'s `block`,
+/// `lua/concurrency.lua`'s in-flight ones): the same as the server module's
+/// commands, one table in core (`Command::entry` names the Lua
 /// function, `Command::name` the module's command, with the same arguments
 /// after the keys and the same reply; `Command::counted` ones count their
 /// decisions in the same call, `lua/metrics.lua`).
