@@ -56,7 +56,7 @@ function command_delta(array $before, array $after, int $pings): array
 
 /** Commands that run Lua or the server module: their usec already includes the commands they ran. */
 const SCRIPT_COMMANDS = ['eval', 'evalsha', 'fcall', 'fcall_ro',
-    'ratelimit.take', 'ratelimit.peek', 'ratelimit.take_many', 'ratelimit.hit_many', 'ratelimit.compound2', 'ratelimit.compound2_peek',
+    'ratelimit.take', 'ratelimit.peek', 'ratelimit.take_many', 'ratelimit.compound2', 'ratelimit.block', 'ratelimit.compound2_peek',
     'ratelimit.adjust', 'ratelimit.adjust_counted'];
 
 /** Redis µs of the top-level commands: EVAL/EVALSHA/FCALL or the module's (which include what they ran) + plain commands. */

@@ -92,7 +92,7 @@ $out[] = '';
 // Issue 21's targets for the server module, read off the table above.
 $out[] = '## The server module (issue 21)';
 $out[] = '';
-$out[] = 'The same limiters where the server module decides (rows "module: …": the bench\'s server loaded `modules/ratelimit-redis.so`, and those cases turn `ratelimit.server_module` to `auto`; every other extension row runs with `off`, the Lua library). Targets: wall time per decision within 1.05× of the Lua path\'s scriptless fixed window ("FixedWindow (tcp)": three plain commands, this client\'s floor), and Redis µs per decision at most 0.3× the Lua path\'s for the same algorithm. Each ratio is the median of the rounds\' own ratios (both sides measured in the same round), with its range over the rounds; the µs columns are the table\'s medians.';
+$out[] = 'The same limiters where the server module decides (rows "module: …": the bench\'s server loaded `modules/ratelimit-redis.so`, and those cases turn `ratelimit.server_module` to `auto`; every other extension row runs with `off`, the Lua library). Targets: wall time per decision within 1.05× of the Lua path\'s fixed window ("FixedWindow (tcp)": a cost-1 consume, one library call since lock-out (#49) as every decision reads the id\'s block; before that three plain commands, this client\'s floor, so results from before #49 are not comparable), and Redis µs per decision at most 0.3× the Lua path\'s for the same algorithm. Each ratio is the median of the rounds\' own ratios (both sides measured in the same round), with its range over the rounds; the µs columns are the table\'s medians.';
 $out[] = '';
 $out[] = '| algorithm | module µs | × PING | ÷ FixedWindow (tcp) (target ≤ 1.05) | Lua µs | module Redis µs | Lua Redis µs | module ÷ Lua Redis µs (target ≤ 0.3) | decisions per Redis core-second: module / Lua |';
 $out[] = '|---|---:|---:|---:|---:|---:|---:|---:|---:|';
@@ -110,7 +110,7 @@ $out[] = '';
 
 $out[] = '## Decision metrics (issue 33)';
 $out[] = '';
-$out[] = 'What `ratelimit.metrics = redis` costs: the same limiters with each decision also counting itself in Redis inside its own call (an `HINCRBY` per outcome counted, a `PEXPIREAT` when a minute\'s field is new, a `TIME` for the fixed window, whose decisions read no clock otherwise; the fixed window\'s cost-1 consume goes through the library instead of its three plain commands), measured in the same interleaved rounds as the table above (medians; every call accepted, so one `allowed` field per call). Redis µs as in the table: INFO commandstats `usec` of the top-level command.';
+$out[] = 'What `ratelimit.metrics = redis` costs: the same limiters with each decision also counting itself in Redis inside its own call (an `HINCRBY` per outcome counted, a `PEXPIREAT` when a minute\'s field is new, a `TIME` for the fixed window, whose decisions read no clock otherwise), measured in the same interleaved rounds as the table above (medians; every call accepted, so one `allowed` field per call). Redis µs as in the table: INFO commandstats `usec` of the top-level command.';
 $out[] = '';
 $out[] = '| algorithm | path | Redis µs/decision without | with | + Redis µs | µs/decision without | with | round trips with | commands per decision with |';
 $out[] = '|---|---|---:|---:|---:|---:|---:|---:|---|';
@@ -168,7 +168,7 @@ foreach ($r['throughput'] as $name => $row) {
         $row['redis_cpu_us'] > 0 ? $f(1e6 / $row['redis_cpu_us'], 0) : 'n/a', $row['wall']);
 }
 $out[] = '';
-$out[] = 'Issue 21\'s targets with 8 processes, for the server module: decisions per second at least the userland equivalent\'s (the blocks against the userland sliding log, the leaky bucket and GCRA against the userland token bucket: the code each replaces), and Redis CPU per decision within 1.1× of the scriptless fixed window\'s ("extension FixedWindow": three plain commands). Each ratio is the median of the rounds\' own ratios (both sides ran in the same round), with their range.';
+$out[] = 'Issue 21\'s targets with 8 processes, for the server module: decisions per second at least the userland equivalent\'s (the blocks against the userland sliding log, the leaky bucket and GCRA against the userland token bucket: the code each replaces), and Redis CPU per decision within 1.1× of the fixed window\'s ("extension FixedWindow": one library call since lock-out (#49), three plain commands before, so not comparable with earlier runs). Each ratio is the median of the rounds\' own ratios (both sides ran in the same round), with their range.';
 $out[] = '';
 $out[] = '| algorithm | module ÷ userland decisions/s (target ≥ 1) | range | Redis CPU ÷ fixed window (target ≤ 1.1) | range |';
 $out[] = '|---|---:|---:|---:|---:|';

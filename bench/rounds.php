@@ -43,7 +43,7 @@ function round_ratios(array $a, array $b, string $k): array
 
 /**
  * Issue 21's single-process targets, per algorithm with a "module: … (tcp)" case: wall
- * time against the Lua path's scriptless fixed window ("FixedWindow (tcp)") and Redis
+ * time against the Lua path's fixed window (one library call since lock-out) ("FixedWindow (tcp)") and Redis
  * µs against the Lua path of the same algorithm, each a round_ratios().
  */
 function module_targets(array $runs): array

@@ -108,7 +108,7 @@ function throughput_row(array $rs): array
 
 /** The module's rows against issue 21's 8-process targets, each a median of the rounds' own
  *  ratios (both sides of a ratio ran in the same round): decisions/s ÷ the userland
- *  equivalent's (target >= 1), Redis CPU ÷ the scriptless fixed window's (target <= 1.1). */
+ *  equivalent's (target >= 1), Redis CPU ÷ the fixed window's (one library call since lock-out) (target <= 1.1). */
 function throughput_targets(array $runs): array
 {
     // The userland code each algorithm replaces: the blocks approximate the same sliding

@@ -2,6 +2,13 @@
 -- EVALSHA form, where every argv index below is shifted by o = 1).
 -- Times are µs, on the server's clock unless a test injected one (clock.lua).
 --
+-- Every decision entry (take, peek, take_many, the compounds and their
+-- counted forms) honours lock-outs the same way (lockout.lua): after its n
+-- decided keys come their n block keys (key k's at n + k), before the
+-- counters' base of a counted form; and each limiter's arguments start with
+-- its lockout in ms (0: none), before its algorithm's name. The block is
+-- read before the algorithm (`one_key`, `members`).
+--
 -- Replies are binary strings of little-endian doubles (struct.pack '<d'),
 -- every number an integer below 2^53, so exact: cheaper for Redis to send
 -- than an array, and parsed without a reply-tree on the client.
@@ -18,37 +25,48 @@ local function answer(remaining, reset, retry, delay)
 end
 
 -- The call of one limiter (take, peek, take_many): its algorithm, where its
--- arguments start in argv, the cost, whether a test gave the clock, and now.
+-- arguments start in argv, the cost, whether a test gave the clock, now,
+-- and its lockout in ms.
 local function one_limiter(argv, o)
-  local algo = ALGORITHMS[argv[o + 1]]
-  local at = o + 1 + algo.nargs
+  local algo = ALGORITHMS[argv[o + 2]]
+  local at = o + 2 + algo.nargs
   local cost, injected = num(argv[at + 1]), argv[at + 2]
-  return algo, o + 1, cost, injected ~= nil, clock_us(injected, algo.clock)
+  return algo, o + 2, cost, injected ~= nil, clock_us(injected, algo.clock), num(argv[o + 1])
 end
 
--- One limiter on one key: check, then commit when it fits and this is not a
--- peek, else explain. Returns remaining, reset, retry (nil when it fits), delay.
+-- One limiter on one key: the block first (a blocked id is denied, nothing
+-- read or written), then check, then commit when it fits and this is not a
+-- peek, else explain, and block the id for `lockout` ms when a consuming
+-- call is denied. Returns remaining, reset, retry (nil when it fits), delay.
 -- raw: the key's value when a batch has read it already (see `string` in library.lua).
-local function one_key(key, algo, argv, i, cost, now, injected, peek, raw)
+local function one_key(key, algo, argv, i, cost, now, injected, peek, raw, block, lockout)
+  local now_ms = injected and math.floor(now / 1000) or nil
+  local left = block_left(block, now_ms)
+  if left > 0 then return 0, left * 1000, left * 1000, 0 end
   local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, not peek, raw)
   if fits and not peek then
     local rem, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
     return rem, reset, nil, delay
   end
   local reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
-  if fits then retry = nil end
+  if fits then
+    retry = nil
+  elseif lockout > 0 and not peek then
+    lock(block, lockout, now_ms)
+    remaining, reset, retry = 0, math.max(reset, lockout * 1000), math.max(retry, lockout * 1000)
+  end
   return remaining, reset, retry, 0
 end
 
 -- One limiter, one key.
--- KEYS[1]  the limiter's key
--- ARGV     algorithm name, its arguments (ALGORITHMS.<name>.nargs of them,
---          see algorithms/*.lua), cost, and optionally now in µs (tests only)
+-- KEYS     the limiter's key, its block key
+-- ARGV     lockout ms, algorithm name, its arguments (ALGORITHMS.<name>.nargs
+--          of them, see algorithms/*.lua), cost, and optionally now in µs (tests only)
 -- Reply    an answer (above)
 -- Also returns, for the counted form: the instant, and whether it fits.
 local function decide(keys, argv, o, peek)
-  local algo, i, cost, injected, now = one_limiter(argv, o or 0)
-  local remaining, reset, retry, delay = one_key(keys[1], algo, argv, i, cost, now, injected, peek)
+  local algo, i, cost, injected, now, lockout = one_limiter(argv, o or 0)
+  local remaining, reset, retry, delay = one_key(keys[1], algo, argv, i, cost, now, injected, peek, nil, keys[2], lockout)
   return answer(remaining, reset, retry, delay), now, retry == nil
 end
 
@@ -56,15 +74,16 @@ register('take', function(keys, argv, o) return (decide(keys, argv, o, false)) e
 -- Would `cost` fit? Writes nothing (flagged so: Redis runs it when out of memory).
 register('peek', function(keys, argv, o) return (decide(keys, argv, o, true)) end, true)
 
--- The batch entries' loop: one(key, ...) for every key of KEYS in order,
--- each in a pcall, so a key holding a foreign value fails only itself. one
+-- The batch entries' loop: one(key, block, ...) for each of the first n
+-- keys of KEYS in order (block: KEYS[n + k], its block key, or nil), each in
+-- a pcall, so a key holding a foreign value fails only itself. one
 -- returns the key's record, 4 packed doubles; a key whose call raised gets
 -- {-1, byte length of its error, 0, 0} instead (no record starts with -1),
 -- and its error text follows all the records, in KEYS order.
-local function each_key(keys, one, ...)
+local function each_key(keys, n, one, ...)
   local records, errors = {}, {}
-  for k = 1, #keys do
-    local ok, record = pcall(one, keys[k], ...)
+  for k = 1, n do
+    local ok, record = pcall(one, keys[k], keys[n + k], ...)
     if ok then
       records[k] = record
     else
@@ -80,10 +99,10 @@ end
 -- values read_strings read (false: missing); a value is used once, so a key
 -- repeated in the batch reads what the decision before it wrote.
 -- tally (or nil): {accepted, denied} so far, for the counted form.
-local function take_one(key, algo, argv, i, cost, now, injected, known, tally)
+local function take_one(key, block, algo, argv, i, cost, now, injected, known, tally, lockout)
   local raw = nil
   if known then raw, known[key] = known[key], nil end
-  local remaining, reset, retry, delay = one_key(key, algo, argv, i, cost, now, injected, false, raw)
+  local remaining, reset, retry, delay = one_key(key, algo, argv, i, cost, now, injected, false, raw, block, lockout)
   if retry and retry < 1 then retry = 1 end
   if tally then
     local k = retry and 2 or 1
@@ -101,6 +120,13 @@ local function sliced(command, list)
     replies[#replies + 1] = redis.call(command, unpack(list, first, math.min(first + SLICE - 1, #list)))
   end
   return replies
+end
+
+-- keys[1 .. n] as a table of its own (a batch's keys without their block keys).
+local function first_n(keys, n)
+  local out = {}
+  for k = 1, n do out[k] = keys[k] end
+  return out
 end
 
 -- The string values of `keys`, by key, read with MGET. MGET answers nil
@@ -125,52 +151,52 @@ end
 
 -- consumeMany: one limiter, many keys (one slot: a single server), each
 -- decided in KEYS order exactly as `take` one after another would, at one instant.
--- KEYS     the keys, in the order of the ids (repeats allowed)
+-- KEYS     the keys, in the order of the ids (repeats allowed), then their block keys
 -- ARGV     as `take`
 -- Reply    per key, 4 doubles {remaining, reset_after_us, retry_after_us, delay_us}
 --          (retry > 0: denied); errors as each_key says
 -- Also returns the instant, for the counted form (which passes a tally).
 local function take_many(keys, argv, o, tally)
-  local algo, i, cost, injected, now = one_limiter(argv, o or 0)
-  local known = algo.string and read_strings(keys) or nil
-  return each_key(keys, take_one, algo, argv, i, cost, now, injected, known, tally), now
+  local algo, i, cost, injected, now, lockout = one_limiter(argv, o or 0)
+  local n = #keys / 2
+  local known = algo.string and read_strings(first_n(keys, n)) or nil
+  return each_key(keys, n, take_one, algo, argv, i, cost, now, injected, known, tally, lockout), now
 end
 register('take_many', function(keys, argv, o) return (take_many(keys, argv, o)) end)
 
--- consumeMany of a fixed window at cost 1: for every key in order, the hit
--- src/redis/counter.rs makes for one (ALGORITHMS.fixed_window.hit), in one call.
--- KEYS     the keys, in the order of the ids (repeats allowed)
--- ARGV     the window in ms
--- Reply    per key, 4 doubles {ms left in the window, the count including
---          this hit, 0, 0}; errors as each_key says
-register('hit_many', function(keys, argv, o)
-  return each_key(keys, ALGORITHMS.fixed_window.hit, argv[(o or 0) + 1])
-end)
-
 -- Member m, then (calling itself) members m + 1 .. n. Every member is checked
--- on the way in; `above` says whether members 1 .. m - 1 fit, so the last one
--- knows whether all do. On the way out each member commits when all fit (and
--- this is not a peek), else explains. A member's state stays in the locals of
+-- on the way in (its block first: a blocked member does not fit, unread);
+-- `above` says whether members 1 .. m - 1 fit, `free` whether none of them
+-- is blocked, so the last one knows whether all fit and none is blocked. On
+-- the way out each member commits when all fit (and this is not a peek),
+-- else explains (a blocked one: its block's time left), and a consuming
+-- call denied by an algorithm (no member blocked) blocks every member that
+-- has a lockout. A member's state stays in the locals of
 -- its own call: no table per decision. Members have distinct keys (distinct
 -- key prefixes, one id), so committing from the last to the first writes
 -- what the first-to-last order would.
--- Returns whether all fit, then the records of members m .. n in order: each
--- a batch record {remaining, reset_after_us, retry_after_us or 0, delay_us}
--- (retry >= 1 for a member that does not fit).
-local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
-  local algo = ALGORITHMS[argv[at + 1]]
-  local key, i = keys[m], at + 1
+-- Returns whether all fit, whether none is blocked, then the records of
+-- members m .. n in order: each a batch record {remaining, reset_after_us,
+-- retry_after_us or 0, delay_us} (retry >= 1 for a member that does not fit).
+local function members(keys, argv, at, m, n, cost, now, injected, peek, above, free)
+  local lockout, algo = num(argv[at + 1]), ALGORITHMS[argv[at + 2]]
+  local key, block, i = keys[m], keys[n + m], at + 2
+  local now_ms = injected and math.floor(now / 1000) or nil
+  local left = block_left(block, now_ms)
   -- Checked without writing (consuming false): a later member may still
   -- refuse its key, and a refused call writes nothing. A member that denies
   -- repairs its key on the way out instead (algo.repair).
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, false)
-  local all, later = above and fits, ''
+  local fits, remaining, s1, s2, s3 = false, 0, nil, nil, nil
+  if left == 0 then fits, remaining, s1, s2, s3 = algo.check(key, argv, i, cost, now, injected, false) end
+  local all, none, later = above and fits, free and left == 0, ''
   if m < n then
-    all, later = members(keys, argv, i + algo.nargs, m + 1, n, cost, now, injected, peek, all)
+    all, none, later = members(keys, argv, i + algo.nargs, m + 1, n, cost, now, injected, peek, all, none)
   end
   local reset, retry, delay = 0, 0, 0
   if all and not peek then
     remaining, reset, delay = algo.commit(key, argv, i, cost, now, s1, s2, s3)
+  elseif left > 0 then
+    reset, retry = left * 1000, left * 1000
   else
     reset, retry = algo.explain(key, argv, i, cost, now, s1, s2, s3)
     if fits then
@@ -179,32 +205,37 @@ local function members(keys, argv, at, m, n, cost, now, injected, peek, above)
       if retry < 1 then retry = 1 end
       if not peek and algo.repair then algo.repair(key, argv, i, s1, s2, s3) end
     end
+    if none and lockout > 0 and not peek then
+      lock(block, lockout, now_ms)
+      remaining, reset, retry = 0, math.max(reset, lockout * 1000), math.max(retry, lockout * 1000)
+    end
   end
-  return all, struct.pack('<dddd', remaining, reset, retry, delay) .. later
+  return all, none, struct.pack('<dddd', remaining, reset, retry, delay) .. later
 end
 
 -- Several limiters, one atomic decision (CompoundRateLimiter): every member
 -- is checked first; only when every member accepts does every member commit,
 -- so a request denied by one member takes nothing from any.
--- KEYS[m]  member m's key
--- ARGV     per member, in KEYS order: its algorithm's name, then its
---          arguments; then cost (within every member's bound; Rust checks)
---          and optionally now in µs (tests only)
+-- KEYS     the members' keys, then their block keys, in member order
+-- ARGV     per member, in KEYS order: its lockout in ms, its algorithm's
+--          name, then its arguments; then cost (within every member's bound;
+--          Rust checks) and optionally now in µs (tests only)
 -- Reply    per member, in KEYS order, its own answer as a batch record (4
 --          doubles, as take_many's); the client combines them into the most
 --          restrictive answer and shows each (one IETF header item per member)
 local function decide_all(keys, argv, o, peek)
   o = o or 0
+  local n = #keys / 2
   -- Where cost follows the members' arguments, and whether any reads the clock.
   local at, clock = o, false
-  for m = 1, #keys do
-    local algo = ALGORITHMS[argv[at + 1]]
-    at = at + 1 + algo.nargs
+  for m = 1, n do
+    local algo = ALGORITHMS[argv[at + 2]]
+    at = at + 2 + algo.nargs
     clock = clock or algo.clock
   end
   local cost, injected = num(argv[at + 1]), argv[at + 2]
   local now = clock_us(injected, clock)
-  local all, records = members(keys, argv, o, 1, #keys, cost, now, injected ~= nil, peek, true)
+  local all, _, records = members(keys, argv, o, 1, n, cost, now, injected ~= nil, peek, true, true)
   -- Also returned, for the counted form: the instant, and whether all fit.
   return records, now, all
 end
@@ -245,24 +276,37 @@ end)
 -- is its twin. Member m is checked, members m + 1 .. n (calling itself),
 -- then m adjusts its key on the way out: every member is checked before any
 -- writes, as a compound's. No member waits for another: a refund and a
--- charge apply to every member. Returns whether every member's answer is an
--- acceptance, then the records of members m .. n, as `members` does.
+-- charge apply to every member. A charge or a booking reads each member's
+-- block first, as a decision does (a blocked member is not checked): when
+-- any member is blocked (`free` false on the way out), nothing is taken from
+-- any; a blocked member answers its block's time left, the others what they
+-- have left, untouched (reset 0). A refund ignores blocks, and none of the
+-- three starts one. Returns whether every member's answer is an acceptance,
+-- whether no member is blocked, then the records of members m .. n, as
+-- `members` does.
 --   mode 0 refund: gives back up to `units`; accepted, the state after it
 --   mode 1 charge: takes `units`; past the limit (a debt) it is a denial
 --          whose retry is until a cost of 1 fits
 --   mode 2 reserve (one key; token bucket, leaky bucket, GCRA): books
 --          `units` when the wait for them is at most `wait` µs, accepted
 --          with the wait as its delay; else a denial whose retry is the wait
-local function adjusted(keys, argv, at, m, n, mode, units, wait, now, injected)
-  local algo = ALGORITHMS[argv[at + 1]]
-  local key, i = keys[m], at + 1
-  local fits, remaining, s1, s2, s3 = algo.check(key, argv, i, units, now, injected, false)
-  local all, later = true, ''
+local function adjusted(keys, argv, at, m, n, mode, units, wait, now, injected, free)
+  local algo = ALGORITHMS[argv[at + 2]]
+  local key, block, i = keys[m], keys[n + m], at + 2
+  local left = 0
+  if mode ~= 0 then left = block_left(block, injected and math.floor(now / 1000) or nil) end
+  local fits, remaining, s1, s2, s3 = false, 0, nil, nil, nil
+  if left == 0 then fits, remaining, s1, s2, s3 = algo.check(key, argv, i, units, now, injected, false) end
+  local all, none, later = true, free and left == 0, ''
   if m < n then
-    all, later = adjusted(keys, argv, i + algo.nargs, m + 1, n, mode, units, wait, now, injected)
+    all, none, later = adjusted(keys, argv, i + algo.nargs, m + 1, n, mode, units, wait, now, injected, none)
   end
   local reset, retry, delay = 0, nil, 0
-  if mode == 0 then
+  if left > 0 then
+    remaining, reset, retry = 0, left * 1000, left * 1000
+  elseif not none then
+    reset = 0
+  elseif mode == 0 then
     remaining, reset = algo.refund(key, argv, i, units, now, s1, s2, s3)
   elseif mode == 1 and fits then
     remaining, reset, delay = algo.commit(key, argv, i, units, now, s1, s2, s3)
@@ -275,12 +319,14 @@ local function adjusted(keys, argv, at, m, n, mode, units, wait, now, injected)
     if retry < 1 then retry = 1 end
     all = false
   end
-  return all, struct.pack('<dddd', remaining, reset, retry or 0, delay) .. later
+  return all, none, struct.pack('<dddd', remaining, reset, retry or 0, delay) .. later
 end
 
 -- refund, charge, reserve on one limiter's key or on every member of a compound.
--- KEYS[m]  member m's key (one limiter: one key)
--- ARGV     per member, in KEYS order: its algorithm's name and arguments;
+-- KEYS     the members' keys, then their block keys, in member order (one
+--          limiter: its key and its block key), as compound2's
+-- ARGV     per member, in KEYS order: its lockout in ms (read as a
+--          decision's, unused here), its algorithm's name and arguments;
 --          then mode (0 refund, 1 charge, 2 reserve), units, the longest
 --          wait in µs (reserve; else 0) and optionally now in µs (tests only)
 -- Reply    per member, in KEYS order, its answer as a batch record (4
@@ -288,15 +334,16 @@ end
 -- Also returns, for the counted form: the instant, and whether all were accepted.
 local function adjust(keys, argv, o)
   o = o or 0
+  local n = #keys / 2
   local at, clock = o, false
-  for m = 1, #keys do
-    local algo = ALGORITHMS[argv[at + 1]]
-    at = at + 1 + algo.nargs
+  for m = 1, n do
+    local algo = ALGORITHMS[argv[at + 2]]
+    at = at + 2 + algo.nargs
     clock = clock or algo.clock
   end
   local mode, units, wait, injected = num(argv[at + 1]), num(argv[at + 2]), num(argv[at + 3]), argv[at + 4]
   local now = clock_us(injected, clock)
-  local all, records = adjusted(keys, argv, o, 1, #keys, mode, units, wait, now, injected ~= nil)
+  local all, _, records = adjusted(keys, argv, o, 1, n, mode, units, wait, now, injected ~= nil, true)
   return records, now, all
 end
 register('adjust', function(keys, argv, o) return (adjust(keys, argv, o)) end)

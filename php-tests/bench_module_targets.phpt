@@ -1,5 +1,5 @@
 --TEST--
-make bench's single-process targets for the server module (bench/rounds.php): wall time against the Lua path's scriptless fixed window and Redis µs against the Lua path of the same algorithm, each the median of every round's own ratio (both sides from the same round) with its range, not a ratio of medians; an algorithm without a module case is left out, and without the fixed window there are no targets
+make bench's single-process targets for the server module (bench/rounds.php): wall time against the Lua path's fixed window (a cost-1 consume: one library call since lock-out) and Redis µs against the Lua path of the same algorithm, each the median of every round's own ratio (both sides from the same round) with its range, not a ratio of medians; an algorithm without a module case is left out, and without the fixed window there are no targets
 --FILE--
 <?php
 require __DIR__ . '/../bench/lib.php';

@@ -1,5 +1,5 @@
 --TEST--
-make bench's 8-process rows (bench/throughput.php): a row is the medians of its rounds with their range, and issue 21's targets are the median of each round's own ratio (module against its userland equivalent and against the scriptless fixed window, both sides from the same round), not a ratio of medians; an algorithm without a module row is left out
+make bench's 8-process rows (bench/throughput.php): a row is the medians of its rounds with their range, and issue 21's targets are the median of each round's own ratio (module against its userland equivalent and against the fixed window (a cost-1 consume: one library call since lock-out, three plain commands before), both sides from the same round), not a ratio of medians; an algorithm without a module row is left out
 --FILE--
 <?php
 require __DIR__ . '/../bench/lib.php';

@@ -1,5 +1,5 @@
 --TEST--
-Redis Cluster live reshard (3 masters, started by the test): while 8 processes decide on one hot id, its slot moves to another master and back again and again, key by key as redis-cli --cluster reshard moves it (IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE); every class, consumeMany (the fixed window's counter path and a script's), a compound, peeks and resets follow ASK (ASKING + the command at the named node) and MOVED: every limiter accepts exactly its limit, no call fails, none takes more than 3 s
+Redis Cluster live reshard (3 masters, started by the test): while 8 processes decide on one hot id, its slot moves to another master and back again and again, key by key as redis-cli --cluster reshard moves it (IMPORTING/MIGRATING, MIGRATE, SETSLOT NODE); every class, consumeMany, a compound, peeks and resets follow ASK (ASKING + the command at the named node) and MOVED: every limiter accepts exactly its limit, no call fails, none takes more than 3 s
 --SKIPIF--
 <?php $needs = ['posix', 'pcntl']; require __DIR__ . '/skipif.inc'; ?>
 --INI--

@@ -63,7 +63,7 @@ var_dump($mine->withDryRun('0')->isAllowed('x'));
 echo "-- consumeMany(): every id as consume() would answer it, none denied\n";
 $batch = (new TokenBucketRateLimiter(RL_URL, "$p:many", 2, 0.001))->withDryRun()->consumeMany(['a', 'a', 'a', 'b']);
 echo implode(' ', array_map(fn ($x) => ($x->allowed ? 'Y' : 'n') . ($x->wouldDeny ? 'w' : '-') . $x->remaining, $batch)), "\n";
-echo "fixed window at cost 1 (its scriptless path): ";
+echo "fixed window at cost 1: ";
 $batch = (new FixedWindowRateLimiter(RL_URL, "$p:fw", 60, 2))->withDryRun()->consumeMany(['a', 'a', 'a']);
 echo implode(' ', array_map(fn ($x) => ($x->allowed ? 'Y' : 'n') . ($x->wouldDeny ? 'w' : '-') . $x->remaining, $batch)), "\n";
 
@@ -136,7 +136,7 @@ TypeError: TokenBucketRateLimiter::withDryRun(): Argument #1 ($on) must be of ty
 bool(false)
 -- consumeMany(): every id as consume() would answer it, none denied
 Y-1 Y-0 Yw0 Y-1
-fixed window at cost 1 (its scriptless path): Y-1 Y-0 Yw0
+fixed window at cost 1: Y-1 Y-0 Yw0
 -- CompoundRateLimiter: its own choice, all or nothing as when enforcing
 Y-1 Y-0 Yw0; tokens left 3 (the would-deny took none)
 an enforcing copy denies: false

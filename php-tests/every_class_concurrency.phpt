@@ -24,7 +24,7 @@ rl_table($seen);
 --EXPECT--
 accepted: 100
 stored:
-  fixed    counter '1600'
+  fixed    counter '100'
   sliding  entries 100
   blocks   counted in the slices 100
   token    tokens 0.0

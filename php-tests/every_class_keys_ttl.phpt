@@ -133,7 +133,7 @@ a key of 8193 bytes:
   leaky    ValueError: LeakyBucketRateLimiter::isAllowed(): Argument #1 ($id) makes a Redis key of 8193 bytes; keys are limited to 8192
   gcra     ValueError: GcraRateLimiter::isAllowed(): Argument #1 ($id) makes a Redis key of 8193 bytes; keys are limited to 8192
 a foreign string:
-  fixed    Redis at RL_URL: ERR value is not an integer or out of range
+  fixed    Redis at RL_URL: ERR ratelimit: the key holds a value that is not a fixed-window counter
   sliding  Redis at RL_URL: WRONGTYPE Operation against a key holding the wrong kind of value
   blocks   Redis at RL_URL: WRONGTYPE Operation against a key holding the wrong kind of value
   token    Redis at RL_URL: ERR ratelimit: the key holds a value that is not a token bucket

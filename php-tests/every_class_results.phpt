@@ -130,7 +130,7 @@ denied, times:
   gcra     retryAfter=100 resetAfter=300 delay=0
 headers(): limit, remaining; reset and Retry-After are the times rounded up: 3, 0; true
 denied attempts took nothing:
-  fixed    counter '7'
+  fixed    counter '3'
   sliding  entries 3
   blocks   counted in the slices 3
   token    tokens 0.0
@@ -145,7 +145,7 @@ costs 2, 2, 1, 1, retryAfter:
   leaky    0, 100, 0, 100
   gcra     0, 100, 0, 100
 costs 2, 2, 1, 1, stored:
-  fixed    counter '4'
+  fixed    counter '3'
   sliding  entries 3
   blocks   counted in the slices 3
   token    tokens 0.0

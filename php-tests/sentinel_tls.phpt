@@ -44,14 +44,14 @@ foreach ([
 ?>
 --EXPECTF--
 -- DSN
-fixed    YYYn  counter '4'
+fixed    YYYn  counter '3'
 sliding  YYYn  entries 3
 blocks   YYYn  counted in the slices 3
 token    YYYn  tokens 0.0
 leaky    YYYn  level 3.0
 gcra     YYYn  TAT 3.0 intervals ahead
 -- array
-fixed    YYYn  counter '4'
+fixed    YYYn  counter '3'
 sliding  YYYn  entries 3
 blocks   YYYn  counted in the slices 3
 token    YYYn  tokens 0.0

@@ -113,7 +113,7 @@ php --ri: decided by server module
 -- off: the Lua library decides
 bool(false)
 string(4) "auto"
-module commands: 0, Lua calls: 6
+module commands: 0, Lua calls: 7
 -- 8 processes, half on each path, on the same keys
 fixed: 40 accepted of 160, limit 40
 sliding: 40 accepted of 160, limit 40

@@ -55,7 +55,7 @@ echo implode("\n", array_map(fn ($t) => str_replace([$certs, (string) $tlsPort],
 ?>
 --EXPECT--
 -- DSN
-fixed    consume YYYn  consumeMany YYY  counter '4'
+fixed    consume YYYn  consumeMany YYY  counter '3'
 sliding  consume YYYn  consumeMany YYY  entries 3
 blocks   consume YYYn  consumeMany YYY  counted in the slices 3
 token    consume YYYn  consumeMany YYY  tokens 0.0
@@ -63,7 +63,7 @@ leaky    consume YYYn  consumeMany YYY  level 3.0
 gcra     consume YYYn  consumeMany YYY  TAT 3.0 intervals ahead
 compound YYn  keys 2
 -- array
-fixed    consume YYYn  consumeMany YYY  counter '4'
+fixed    consume YYYn  consumeMany YYY  counter '3'
 sliding  consume YYYn  consumeMany YYY  entries 3
 blocks   consume YYYn  consumeMany YYY  counted in the slices 3
 token    consume YYYn  consumeMany YYY  tokens 0.0

@@ -234,6 +234,31 @@ final class CompoundRateLimiter implements RateLimiterInterface
     public function withDryRun(bool $on = true): static {}
 
     /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -322,6 +347,23 @@ class FixedWindowRateLimiter implements RateLimiterInterface
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
 
     /**
+     * A copy (of this object's own class, on the same keys; this limiter is unchanged) whose windows start at
+     * $anchor + k × $window (Unix seconds, or a DateTimeInterface, to the ms) on the Redis server's clock, not at a
+     * key's first request. resetAfter/retryAfter: the time to the window's end.
+     * @throws ValueError when $anchor is not finite or not from 1970 to 2112, or this limiter's windows are calendar units
+     */
+    public function withAnchor(DateTimeInterface|int|float $anchor): static {}
+
+    /**
+     * A copy (as withAnchor()) whose every window is one calendar $unit in $timeZone: 'hour', 'day', 'week'
+     * (ISO, from Monday) or 'month', DST changes and month lengths included (a tz database compiled into the
+     * extension); $window is unused. Decided on the Redis server's clock. resetAfter/retryAfter: the time to the window's end.
+     * @param 'hour'|'day'|'week'|'month' $unit
+     * @throws ValueError for another $unit or an unknown $timeZone
+     */
+    public function withCalendar(string $unit, string $timeZone = 'UTC'): static {}
+
+    /**
      * What var_dump() shows: class, keyPrefix (with ratelimit.key_prefix), policy, remaining; never the connection.
      */
     public function __debugInfo(): array {}
@@ -395,6 +437,31 @@ class FixedWindowRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -502,6 +569,31 @@ class SlidingWindowRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -618,6 +710,31 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     public function withDryRun(bool $on = true): static {}
 
     /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
+
+    /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
      */
     final protected function __clone() {}
@@ -731,6 +848,31 @@ class LeakyBucketRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).
@@ -855,6 +997,31 @@ class GcraRateLimiter implements RateLimiterInterface
      * and the real remaining, retryAfter and resetAfter. A CompoundRateLimiter's own choice applies to all its members.
      */
     public function withDryRun(bool $on = true): static {}
+
+    /**
+     * Lock-out: denies every call for $id for $seconds (a longer block already there is kept), on every process:
+     * consume() answers allowed = false, remaining 0, retryAfter = resetAfter = the block's time left; peek() shows it;
+     * nothing is consumed meanwhile. A CompoundRateLimiter blocks the id on every member. The block is a key of its own
+     * beside the limiter's, with a TTL of the block. Always throws on a Redis failure, whatever ratelimit.on_error says.
+     * @throws ValueError when $seconds is not finite, not above 0 (at least 0.001) or above 10 years
+     * @throws RateLimiterException
+     */
+    public function block(string $id, float $seconds): void {}
+
+    /**
+     * Ends the block of $id (block(), withLockout()); its counters stay. Always throws on a Redis failure.
+     * @throws RateLimiterException
+     */
+    public function unblock(string $id): void {}
+
+    /**
+     * A copy of this limiter (as withDryRun() copies; this limiter is unchanged) that blocks an id for $seconds
+     * whenever one of its calls is denied by the policy, in the same atomic call (calls denied by the block itself do
+     * not make it longer). Login protection: (new FixedWindowRateLimiter($redis, 'login', 900, 5))->withLockout(900).
+     * A CompoundRateLimiter's applies to every member (a member's own longer lockout is kept).
+     * @throws ValueError when $seconds is not finite, not above 0 or above 10 years
+     */
+    public function withLockout(float $seconds): static {}
 
     /**
      * Limiters cannot be cloned (protected and final: `clone` throws an Error).

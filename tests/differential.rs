@@ -13,6 +13,10 @@
 //! `ratelimit.metrics = redis` (the counted entries, some calls in dry run):
 //! the answers and the state must still agree, and so must the decision
 //! counters each path keeps (lua/metrics.lua, `ratelimit_core::metrics`).
+//! Some limiters have a lockout (`withLockout()`), and the sequences block
+//! and unblock ids by hand: the block keys must agree too (lua/lockout.lua,
+//! `ratelimit_core::lockout`). Some fixed windows have their windows on
+//! the calendar (anchored, hours, days in a time zone).
 
 mod support;
 
@@ -21,8 +25,9 @@ use std::sync::Arc;
 
 use ratelimit::backend::memory;
 use ratelimit::limiter::adjust::Adjust;
+use ratelimit::limiter::calendar::Calendar;
 use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
+use ratelimit::limiter::instance::{CallOptions, Limiter, Windows};
 use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Algorithm, Op, Outcome, Policy};
 use ratelimit::metrics::{layout, Mode};
 use ratelimit_core::store::Value;
@@ -102,6 +107,11 @@ fn memory_state(store: &str, key: &[u8]) -> (State, i64) {
         };
         (state, s.pttl(key))
     })
+}
+
+/// Half the steps' blocks are one limiter's, half the compound's.
+fn rng_bit(step: usize) -> bool {
+    step.is_multiple_of(2)
 }
 
 /// Expiries alike: both none, or both within a second of each other (each
@@ -203,23 +213,47 @@ impl Side {
 /// The sides of one sequence: Lua, the module (if loaded), the core; the
 /// limiters of `policies`, named for `seed` (the module's keys apart from
 /// Lua's; counted, every side's apart: each has counters of its own).
-fn sides(server: &support::RedisServer, policies: &[Policy], seed: u64, start: i64, counted: bool) -> Vec<Side> {
+fn sides(server: &support::RedisServer, policies: &[Policy], lockouts: &[(i64, (u64, i64))], seed: u64, start: i64, counted: bool) -> Vec<Side> {
     let base = if counted { CallOptions { metrics: Mode::Redis, ..OPTS } } else { OPTS };
     let lua = CallOptions { server_module: false, ..base };
     let tag = if counted { "c" } else { "" };
     let on_server = |suffix: &str| -> Vec<Arc<Limiter>> {
-        policies.iter().enumerate().map(|(m, p)| Arc::new(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")))).collect()
+        policies
+            .iter()
+            .enumerate()
+            .map(|(m, p)| locked_out(server.limiter(p.clone(), &format!("{tag}s{seed}m{m}{suffix}")), lockouts[m].0, lockouts[m].1))
+            .collect()
     };
     let store = format!("differential-{tag}{start}-{seed}");
     let core_name = |m: usize| if counted { format!("{tag}s{seed}m{m}-core") } else { format!("s{seed}m{m}") };
-    let in_memory: Vec<Arc<Limiter>> =
-        policies.iter().enumerate().map(|(m, p)| Arc::new(support::memory_limiter(p.clone(), &store, &core_name(m)))).collect();
+    let in_memory: Vec<Arc<Limiter>> = policies
+        .iter()
+        .enumerate()
+        .map(|(m, p)| locked_out(support::memory_limiter(p.clone(), &store, &core_name(m)), lockouts[m].0, lockouts[m].1))
+        .collect();
     let side = |name, limiters: Vec<Arc<Limiter>>, opts, store| Side { name, all: Compound::new(limiters.clone()).unwrap(), limiters, opts, store };
     let mut all = vec![side("Lua", on_server(""), lua, None), side("core", in_memory, base, Some(store))];
     if support::server_module().is_some() {
         all.push(side("module", on_server("-module"), base, None));
     }
     all
+}
+
+/// `limiter`, with its lockout when `ms` > 0, and a fixed window's windows
+/// on the calendar for `windows` 1 (anchored), 2 (hours in a zone half an
+/// hour off UTC) and 3 (days in Europe/Paris).
+fn locked_out(limiter: Limiter, ms: i64, windows: (u64, i64)) -> Arc<Limiter> {
+    let limiter = if ms > 0 { limiter.with_lockout(ms) } else { limiter };
+    let windows = match windows {
+        (1, anchor_ms) => Some(Windows::Anchored { anchor_ms }),
+        (2, _) => Some(Windows::Calendar(Calendar::new("hour", "Asia/Kolkata").unwrap())),
+        (3, _) => Some(Windows::Calendar(Calendar::new("day", "Europe/Paris").unwrap())),
+        _ => None,
+    };
+    Arc::new(match windows {
+        Some(w) if limiter.policy().algorithm == ratelimit::limiter::Algorithm::FixedWindow => limiter.with_windows(w).unwrap(),
+        _ => limiter,
+    })
 }
 
 #[test]
@@ -244,6 +278,8 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
     let mut failures = Vec::new();
     // Counted: steps whose counters held something, and held a would_deny.
     let (mut counted_steps, mut would_deny_steps) = (0, 0);
+    // Block keys compared while they held a block.
+    let mut blocks_seen = 0;
     'sequences: for seed in 1..=sequences {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         // Three limiters of random algorithms, distinct prefixes: singly and as one compound.
@@ -253,7 +289,10 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                 policy(&mut rng, w)
             })
             .collect();
-        let sides = sides(&server, &policies, seed, start, counted);
+        // Per limiter: a lockout, and (a fixed window's) windows on the calendar.
+        let lockouts: Vec<(i64, (u64, i64))> =
+            (0..3).map(|_| (rng.pick(&[0, 0, 300, 2000, 15000]), (rng.below(5), start / 1000 - rng.range(0, 100_000)))).collect();
+        let sides = sides(&server, &policies, &lockouts, seed, start, counted);
         let mut now = start;
         for step in 0..STEPS {
             now += match rng.below(20) {
@@ -268,10 +307,11 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             let id = rng.pick(&IDS);
             let max_cost = policies[m].max_cost.min(policies.iter().map(|p| p.max_cost).min().unwrap());
             let cost = if rng.below(3) == 0 { rng.range(1, max_cost) } else { 1 };
-            let what = rng.below(18);
+            let what = rng.below(20);
             let units = if rng.below(3) == 0 { rng.range(1, 2 * max_cost + 1) } else { 1 };
             let wait = rng.pick(&[0.0, 0.5, 2.0, 30.0]);
             let books = matches!(policies[m].algorithm, Algorithm::TokenBucket | Algorithm::LeakyBucket | Algorithm::Gcra);
+            let block_ms = rng.range(1, 20_000);
             let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
             let (kind, foreign) =
                 (rng.below(3), [b"x".to_vec(), f64::NAN.to_le_bytes().repeat(2), b"12".to_vec(), b"1.5".to_vec()][rng.below(4) as usize].clone());
@@ -294,9 +334,13 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     16 => {
                         ("compound refund", all.adjust_at(id, Adjust::Refund, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
                     }
-                    _ => {
+                    17 => {
                         ("compound charge", all.adjust_at(id, Adjust::Charge, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
                     }
+                    18 if rng_bit(step) => ("block", one.block(id, block_ms, opts, Some(now)).map(|_| vec![])),
+                    18 => ("compound block", all.block(id, block_ms, opts, Some(now)).map(|_| vec![])),
+                    19 => ("unblock", one.unblock(id, opts.timeouts).map(|_| vec![])),
+                    _ => ("outside write", Ok(vec![])),
                 }
             };
             let mut answers = Vec::new();
@@ -314,15 +358,26 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                 }
             }
             for l in 0..policies.len() {
-                for id in IDS {
-                    let (lua_state, lua_ttl) = sides[0].state(&mut conn, &sides[0].limiters[l].key(id).unwrap());
-                    for side in &sides[1..] {
+                for (id, block) in IDS.iter().flat_map(|id| [(id, false), (id, true)]) {
+                    // The limiter's key, and its block key.
+                    let key_of = |side: &Side| {
                         let key = side.limiters[l].key(id).unwrap();
+                        if block {
+                            side.limiters[l].block_key(&key)
+                        } else {
+                            key
+                        }
+                    };
+                    let (lua_state, lua_ttl) = sides[0].state(&mut conn, &key_of(&sides[0]));
+                    blocks_seen += usize::from(block && lua_state != State::Missing);
+                    for side in &sides[1..] {
+                        let key = key_of(side);
                         let (state, ttl) = side.state(&mut conn, &key);
                         if state != lua_state || !same_expiry(lua_ttl, ttl) {
                             failures.push(format!(
-                                "{at}: member {l} id {}: Lua {lua_state:?} PTTL {lua_ttl} / {} {state:?} PTTL {ttl}",
+                                "{at}: member {l} id {}{}: Lua {lua_state:?} PTTL {lua_ttl} / {} {state:?} PTTL {ttl}",
                                 String::from_utf8_lossy(id),
+                                if block { " (block)" } else { "" },
                                 side.name
                             ));
                         }
@@ -352,6 +407,7 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
         }
     }
     assert!(failures.is_empty(), "the paths disagree:\n{}", failures.join("\n"));
+    assert!(blocks_seen > 500, "block keys compared while blocked: {blocks_seen}");
     if counted {
         assert!(
             counted_steps > 1000 && would_deny_steps > 100,
@@ -375,6 +431,7 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             "compound2_counted",
             "adjust",
             "adjust_counted",
+            "block",
         ]
         .iter()
         .map(|c| calls(&format!("ratelimit.{c}")))

@@ -207,3 +207,55 @@ fn a_compound_gives_back_and_charges_on_every_member() {
         assert!(both.adjust_at(b"", Adjust::Refund, 0, opts, Some(start)).is_err(), "{on}: units < 1");
     }
 }
+
+/// A blocked id (`block()`, or a `withLockout()` limiter's denial): a charge
+/// and a booking are denied as a consume is, with the block's time left,
+/// and take nothing; a refund ignores the block. On every path.
+#[test]
+fn a_blocked_id_is_denied_by_charge_and_reserve_but_not_by_refund() {
+    let Some(server) = support::start() else { return };
+    let start = server.test_clock_start_us();
+    let policy = token_bucket::policy(4, 2.0).unwrap();
+    for (on, limiter, opts) in paths(&server, &policy, "gb-blocked", start) {
+        let got = |o: Outcome| (o.allowed, o.remaining, o.retry_after_us, o.reset_after_us, o.delay_us);
+        let at = |dt: i64, what: Do| got(run(&limiter, opts, start + dt, what));
+        assert_eq!(at(0, C(2)), (Y, 2, 0, S, 0), "{on}");
+        limiter.block(b"", 5_000, opts, Some(start)).unwrap();
+        assert_eq!(at(0, C(1)), (N, 0, 5 * S, 5 * S, 0), "{on}: consume, blocked");
+        assert_eq!(at(0, R(1)), (Y, 3, 0, S / 2, 0), "{on}: a refund ignores the block");
+        assert_eq!(at(0, G(1)), (N, 0, 5 * S, 5 * S, 0), "{on}: charge, blocked");
+        assert_eq!(at(0, B(1, 10 * S)), (N, 0, 5 * S, 5 * S, 0), "{on}: reserve, blocked");
+        limiter.unblock(b"", opts.timeouts).unwrap();
+        // Nothing was charged or booked: the 3 tokens the refund left.
+        assert_eq!(at(0, C(3)), (Y, 0, 0, 2 * S, 0), "{on}: the blocked charge and booking took nothing");
+        assert_eq!(at(S, C(2)), (Y, 0, 0, 2 * S, 0), "{on}");
+        // A consume denied by a lockout limiter blocks the id for a charge too.
+        let locked = limiter.with_lockout(3_000);
+        assert!(!locked.decide_at(b"", Op::Consume(1), opts, Some(start + S)).unwrap().allowed, "{on}: denied, so blocked for 3 s");
+        let charged = locked.adjust_at(b"", Adjust::Charge, 1, opts, Some(start + 2 * S)).unwrap();
+        assert_eq!(got(charged), (N, 0, 2 * S, 2 * S, 0), "{on}: a charge during a lockout");
+        let refunded = locked.adjust_at(b"", Adjust::Refund, 1, opts, Some(start + 2 * S)).unwrap();
+        assert!(refunded.allowed, "{on}: a refund during a lockout");
+    }
+}
+
+/// A compound's charge on an id one member blocks takes nothing from any
+/// member: the blocked member answers its block, the others what they have.
+#[test]
+fn a_compound_charge_on_a_blocked_member_takes_nothing() {
+    let Some(server) = support::start() else { return };
+    let start = server.test_clock_start_us();
+    for (on, opts) in [("lua", CallOptions { server_module: false, ..OPTS }), ("module", OPTS)] {
+        let fixed = Arc::new(server.limiter(fixed_window::policy(10.0, 3).unwrap(), &format!("gb-cb-fixed-{on}")));
+        let token = Arc::new(server.limiter(token_bucket::policy(5, 1.0).unwrap(), &format!("gb-cb-token-{on}")));
+        let both = Compound::new(vec![fixed.clone(), token.clone()]).unwrap();
+        token.block(b"", 2_000, opts, Some(start)).unwrap();
+        let charged = both.adjust_at(b"", Adjust::Charge, 2, opts, Some(start)).unwrap();
+        let own: Vec<(bool, i64, i64)> = charged.members.iter().map(|m| (m.allowed, m.remaining, m.retry_after_us)).collect();
+        assert_eq!(own, [(Y, 3, 0), (N, 0, 2 * S)], "{on}");
+        assert!(!charged.outcome.allowed && charged.outcome.retry_after_us == 2 * S, "{on}");
+        assert_eq!(fixed.decide_at(b"", Op::Peek, opts, Some(start)).unwrap().remaining, 3, "{on}: nothing charged");
+        let back = both.adjust_at(b"", Adjust::Refund, 1, opts, Some(start)).unwrap();
+        assert!(back.outcome.allowed, "{on}: a refund ignores the block");
+    }
+}

@@ -59,7 +59,7 @@ fn lua_module_and_core_agree_on_in_flight_sequences() {
     let redis = Backend::Redis(pool::connections(Target::tcp("127.0.0.1", server.port)));
     let start = server.test_clock_start_us();
     for seed in 1..=SEQUENCES {
-        let mut rng = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let store = format!("inflight-{seed}");
         let memory_side = Backend::Memory(memory::target(&store));
         // (name, backend, module allowed, key)

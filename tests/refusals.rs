@@ -97,16 +97,22 @@ fn the_module_refuses_what_the_extension_never_sends() {
     let mut conn = server.connection().unwrap();
     let cases: &[(&[&str], &str)] = &[
         // A million members in one call of an exact log.
-        (&["RATELIMIT.TAKE", "1", "k", "sliding_log", "60000000", "1099511627776", "60000", "1000000"], "the cost must be at most 1000"),
-        (&["RATELIMIT.TAKE", "1", "k", "fixed_window", "0", "5", "1"], "bad arguments for fixed_window"),
-        (&["RATELIMIT.TAKE", "1", "k", "fixed_window", "1000", "5.5", "1"], "bad arguments for fixed_window"),
-        (&["RATELIMIT.TAKE", "1", "k", "token_bucket", "1000", "0.000001", "1"], "bad arguments for token_bucket"),
-        (&["RATELIMIT.TAKE", "1", "k", "sliding_blocks", "60000000", "10", "10", "1"], "bad arguments for sliding_blocks"),
-        (&["RATELIMIT.TAKE", "1", "k", "gcra", "1000", "999", "1"], "bad arguments for gcra"),
-        (&["RATELIMIT.TAKE", "1", "k", "leaky_bucket", "1000000", "3", "1000000", "1000000"], "the cost must be at most 1,"),
-        (&["RATELIMIT.TAKE", "1", "k", "token_bucket", "10", "1", "1", "-5"], "now_us must be a whole number"),
-        (&["RATELIMIT.HIT_MANY", "1", "k", "0"], "the window must be a whole number"),
-        (&["RATELIMIT.COMPOUND2", "2", "k", "k", "fixed_window", "1000", "5", "fixed_window", "1000", "5", "1"], "keys must be distinct"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "sliding_log", "60000000", "1099511627776", "60000", "1000000"], "the cost must be at most 1000"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "fixed_window", "0", "5", "1"], "bad arguments for fixed_window"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "fixed_window", "1000", "5.5", "1"], "bad arguments for fixed_window"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "token_bucket", "1000", "0.000001", "1"], "bad arguments for token_bucket"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "sliding_blocks", "60000000", "10", "10", "1"], "bad arguments for sliding_blocks"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "gcra", "1000", "999", "1"], "bad arguments for gcra"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "leaky_bucket", "1000000", "3", "1000000", "1000000"], "the cost must be at most 1,"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0", "token_bucket", "10", "1", "1", "-5"], "now_us must be a whole number"),
+        (
+            &["RATELIMIT.COMPOUND2", "4", "k", "k", "b", "c", "0", "fixed_window", "1000", "5", "0", "fixed_window", "1000", "5", "1"],
+            "keys must be distinct",
+        ),
+        // A key without its block key, a lockout of no whole ms, a block of none.
+        (&["RATELIMIT.TAKE", "1", "k", "0", "fixed_window", "1000", "5", "1"], "followed by its block key"),
+        (&["RATELIMIT.TAKE", "2", "k", "b", "0.5", "fixed_window", "1000", "5", "1"], "the lockout must be a whole number"),
+        (&["RATELIMIT.BLOCK", "1", "b", "0"], "the block must be a whole number"),
     ];
     for (args, want) in cases {
         let got = module_call(&mut conn, args).expect_err(&format!("{args:?} must be refused"));

@@ -11,7 +11,7 @@ use crate::answer::Answer;
 use crate::effect::Effect;
 use crate::numbers::lua_tonumber;
 use crate::view::{Read, Refused, View};
-use crate::{fixed_window, gcra, leaky_bucket, sliding_blocks, sliding_log, token_bucket};
+use crate::{calendar_window, fixed_window, gcra, leaky_bucket, sliding_blocks, sliding_log, token_bucket};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Algorithm {
@@ -21,6 +21,7 @@ pub enum Algorithm {
     TokenBucket(token_bucket::Params),
     LeakyBucket(leaky_bucket::Params),
     Gcra(gcra::Params),
+    CalendarWindow(calendar_window::Params),
 }
 
 /// A `check`'s findings, which `explain` or `commit` go on from.
@@ -40,9 +41,10 @@ enum State {
     TokenBucket(token_bucket::State),
     LeakyBucket(leaky_bucket::State),
     Gcra(gcra::State),
+    CalendarWindow(calendar_window::State),
 }
 
-pub use crate::limits::{MAX_BLOCKS, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_SECONDS, MAX_US};
+pub use crate::limits::{MAX_BLOCKS, MAX_COUNT, MAX_INSTANT_MS, MAX_LOG_COST, MAX_MS, MAX_SECONDS, MAX_US};
 
 /// (remaining, reset_us, delay_us) of a committed cost.
 pub type Committed = (f64, f64, f64);
@@ -72,7 +74,8 @@ impl Algorithm {
     pub fn nargs(name: &[u8]) -> Option<usize> {
         Some(match name {
             b"fixed_window" | b"token_bucket" | b"gcra" => 2,
-            b"sliding_log" | b"sliding_blocks" | b"leaky_bucket" => 3,
+            b"sliding_log" | b"sliding_blocks" | b"leaky_bucket" | b"anchored_window" => 3,
+            b"calendar_window" => 5,
             _ => return None,
         })
     }
@@ -87,11 +90,11 @@ impl Algorithm {
         if Algorithm::nargs(name) != Some(args.len()) {
             return Err(bad());
         }
-        let mut n = [0.0; 3];
+        let mut n = [0.0; 5];
         for (slot, a) in n.iter_mut().zip(args) {
             *slot = lua_tonumber(a).filter(|x| x.is_finite()).ok_or_else(bad)?;
         }
-        let [a, b, c] = n;
+        let [a, b, c, d, e] = n;
         let whole = |x: f64, lo: f64, hi: f64| x == x.floor() && (lo..=hi).contains(&x);
         let count = |x: f64| whole(x, 1.0, MAX_COUNT);
         // A bucket fills or drains within MAX_SECONDS (its key's TTL).
@@ -111,6 +114,15 @@ impl Algorithm {
                 Algorithm::LeakyBucket(leaky_bucket::Params { capacity: a, rate: b, size: c })
             }
             b"gcra" if whole(a, 1.0, MAX_US) && whole(b, a, MAX_US) => Algorithm::Gcra(gcra::Params { interval: a, tolerance: b }),
+            // Instants in ms within 2^52 µs (the year 2112); windows of at most 10 years.
+            b"anchored_window" if whole(a, 1.0, MAX_MS) && count(b) && whole(c, 0.0, MAX_INSTANT_MS) => {
+                Algorithm::CalendarWindow(calendar_window::Params { windows: calendar_window::Windows::Anchored { window: a, anchor: c }, limit: b })
+            }
+            b"calendar_window"
+                if count(a) && [b, c, d, e].iter().all(|&x| whole(x, 0.0, MAX_INSTANT_MS)) && b < c && c < d && d < e && e - b <= 3.0 * MAX_MS =>
+            {
+                Algorithm::CalendarWindow(calendar_window::Params { windows: calendar_window::Windows::Calendar { edges: [b, c, d, e] }, limit: a })
+            }
             _ => return Err(bad()),
         };
         Ok(algorithm)
@@ -123,6 +135,7 @@ impl Algorithm {
     pub fn max_cost(&self) -> f64 {
         match self {
             Algorithm::FixedWindow(p) => p.limit,
+            Algorithm::CalendarWindow(p) => p.limit,
             Algorithm::SlidingLog(p) => p.limit.min(MAX_LOG_COST),
             Algorithm::SlidingBlocks(p) => p.limit,
             Algorithm::TokenBucket(p) => p.capacity,
@@ -164,6 +177,10 @@ impl Algorithm {
                 let (f, r, s) = gcra::check(p, view, cost, now)?;
                 (f, r, State::Gcra(s))
             }
+            Algorithm::CalendarWindow(p) => {
+                let (f, r, s) = calendar_window::check(p, view, cost, now, injected)?;
+                (f, r, State::CalendarWindow(s))
+            }
         };
         Ok(Checked { fits, remaining, state })
     }
@@ -177,6 +194,7 @@ impl Algorithm {
             (Algorithm::TokenBucket(p), State::TokenBucket(s)) => token_bucket::explain(p, cost, s),
             (Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => leaky_bucket::explain(p, cost, s),
             (Algorithm::Gcra(p), State::Gcra(s)) => gcra::explain(p, now, s),
+            (Algorithm::CalendarWindow(_), State::CalendarWindow(s)) => calendar_window::explain(s),
             _ => unreachable!("a check's state belongs to its own algorithm"),
         })
     }
@@ -184,8 +202,10 @@ impl Algorithm {
     /// What a consuming call writes when it takes nothing (denied, or a
     /// compound another member denied): only a fixed window without expiry.
     pub fn repair(&self, c: &Checked, effects: &mut Vec<Effect>) {
-        if let (Algorithm::FixedWindow(p), State::FixedWindow(s)) = (self, &c.state) {
-            fixed_window::repair(p, s, effects);
+        match (self, &c.state) {
+            (Algorithm::FixedWindow(p), State::FixedWindow(s)) => fixed_window::repair(p, s, effects),
+            (Algorithm::CalendarWindow(_), State::CalendarWindow(s)) => calendar_window::repair(s, effects),
+            _ => {}
         }
     }
 
@@ -209,6 +229,7 @@ impl Algorithm {
             (Adjust::Refund, Algorithm::TokenBucket(p), State::TokenBucket(s)) => done(token_bucket::refund(p, units, s, effects)),
             (Adjust::Refund, Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => done(leaky_bucket::refund(p, units, s, effects)),
             (Adjust::Refund, Algorithm::Gcra(p), State::Gcra(s)) => done(gcra::refund(p, units, now, s, effects)),
+            (Adjust::Refund, Algorithm::CalendarWindow(p), State::CalendarWindow(s)) => done(calendar_window::refund(p, units, s, effects)?),
             (Adjust::Charge, _, state) if fits => {
                 let (remaining, reset, delay) = self.commit(view, units, now, Checked { fits, remaining: c.remaining, state }, effects)?;
                 Answer::new(remaining, reset, None, delay)
@@ -219,6 +240,7 @@ impl Algorithm {
             (Adjust::Charge, Algorithm::TokenBucket(p), State::TokenBucket(s)) => owes(token_bucket::charge(p, units, s, effects)),
             (Adjust::Charge, Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => owes(leaky_bucket::charge(p, units, s, effects)),
             (Adjust::Charge, Algorithm::Gcra(p), State::Gcra(s)) => owes(gcra::charge(p, now, s, effects)),
+            (Adjust::Charge, Algorithm::CalendarWindow(p), State::CalendarWindow(s)) => owes(calendar_window::charge(p, units, s, effects)?),
             (Adjust::Reserve(wait), Algorithm::TokenBucket(p), State::TokenBucket(s)) => {
                 booked(token_bucket::reserve(p, units, wait, fits, s, effects))
             }
@@ -237,6 +259,7 @@ impl Algorithm {
             (Algorithm::TokenBucket(p), State::TokenBucket(s)) => token_bucket::commit(p, cost, s, effects),
             (Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => leaky_bucket::commit(p, cost, s, effects),
             (Algorithm::Gcra(p), State::Gcra(s)) => gcra::commit(p, now, s, effects),
+            (Algorithm::CalendarWindow(p), State::CalendarWindow(s)) => calendar_window::commit(p, cost, s, effects)?,
             _ => unreachable!("a check's state belongs to its own algorithm"),
         })
     }

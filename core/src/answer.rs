@@ -55,12 +55,6 @@ pub fn batch_reply(answers: &[Result<Answer, crate::Refused>]) -> Vec<u8> {
     records_reply(answers, |a, out| a.write_record(out))
 }
 
-/// `hit_many`'s reply: per key the record {ms left, count, 0, 0} (ms left
-/// first: never -1, the error mark), errors as `batch_reply`'s.
-pub fn hits_reply(hits: &[Result<(f64, f64), crate::Refused>]) -> Vec<u8> {
-    records_reply(hits, |&(ttl, count), out| doubles(out, &[ttl, count, 0.0, 0.0]))
-}
-
 fn records_reply<T>(results: &[Result<T, crate::Refused>], record: impl Fn(&T, &mut Vec<u8>)) -> Vec<u8> {
     let mut out = Vec::with_capacity(32 * results.len());
     let mut errors = Vec::new();

@@ -4,19 +4,19 @@
 //! (`module/src/commands.rs`) hands the server's arguments and keyspace to
 //! these; the fuzz targets (`fuzz/`) hand them bytes and a `store::Store`.
 //!
-//!   RATELIMIT.TAKE          1 key algorithm arg… cost [now_us]
-//!   RATELIMIT.PEEK          1 key algorithm arg… cost [now_us]     (read-only)
-//!   RATELIMIT.TAKE_MANY     n key… algorithm arg… cost [now_us]
-//!   RATELIMIT.HIT_MANY      n key… window_ms                       (a fixed window's cost-1 hits)
-//!   RATELIMIT.COMPOUND2      n key… (algorithm arg…)×n cost [now_us]
-//!   RATELIMIT.COMPOUND2_PEEK n key… (algorithm arg…)×n cost [now_us] (read-only)
+//!   RATELIMIT.TAKE          2 key block lockout_ms algorithm arg… cost [now_us]
+//!   RATELIMIT.PEEK          2 key block lockout_ms algorithm arg… cost [now_us]  (read-only)
+//!   RATELIMIT.TAKE_MANY     2n key… block… lockout_ms algorithm arg… cost [now_us]
+//!   RATELIMIT.COMPOUND2      2n key… block… (lockout_ms algorithm arg…)×n cost [now_us]
+//!   RATELIMIT.COMPOUND2_PEEK 2n key… block… (lockout_ms algorithm arg…)×n cost [now_us] (read-only)
+//!   RATELIMIT.BLOCK         n block… ms [now_us]                   (block(): per key the µs left)
 //!   RATELIMIT.TAKE_COUNTED, RATELIMIT.TAKE_MANY_COUNTED, RATELIMIT.COMPOUND2_COUNTED
 //!                           take, take_many and compound with their decisions
 //!                           counted in the same call (`ratelimit.metrics =
 //!                           redis`): one more key (the counters' base, in the
 //!                           same slot) after the keys, and the three counting
 //!                           arguments (`metrics::Counting`) before the algorithm
-//!   RATELIMIT.ADJUST        n key… (algorithm arg…)×n mode units max_wait_us [now_us]
+//!   RATELIMIT.ADJUST        2n key… block… (lockout_ms algorithm arg…)×n mode units max_wait_us [now_us]
 //!   RATELIMIT.ADJUST_COUNTED the same, counted as one decision (as above)
 //!                           refund (mode 0), charge (1) or reserve (2,
 //!                           one key: token or leaky bucket, GCRA) `units`
@@ -28,11 +28,20 @@
 //!                           booking's as a cost; a refund's and a charge's
 //!                           up to 2^40 (a charge on an exact log up to
 //!                           1,000: a member per unit); `max_wait_us`: a
-//!                           reservation's longest wait, 0 to MAX_US (else 0)
+//!                           reservation's longest wait, 0 to MAX_US (else 0).
+//!                           Its block keys and lockouts are the decisions'
+//!                           (below): a refund ignores a block; a charge or
+//!                           booking on a blocked id is denied, taking
+//!                           nothing from any member; none of them starts one
 //!   RATELIMIT.INFLIGHT_ACQUIRE 1 key max ttl_us token waiting [now_us]  (in-flight limits,
 //!   RATELIMIT.INFLIGHT_RELEASE 1 key token [now_us]              `concurrency`:
 //!   RATELIMIT.INFLIGHT_RENEW   1 key ttl_us token [now_us]       what each replies
 //!   RATELIMIT.INFLIGHT_COUNT   1 key [now_us]      (read-only)   is said there)
+//!
+//! Lock-out (`lockout`): every decision command's decided keys are followed
+//! by their block keys (key k's at n + k), and each limiter's arguments
+//! start with its lockout in ms (0: none; at most 10 years); the block is
+//! read before the algorithm (`entries`).
 //!
 //! `algorithm` and its arguments: `Algorithm::parse`, which refuses what
 //! the extension never sends (the ranges its constructors check). `cost` is
@@ -52,9 +61,9 @@
 //! meeting this module does the same with its `compound`.
 
 use crate::algorithm::{Adjust, Algorithm, MAX_COUNT, MAX_LOG_COST, MAX_MS, MAX_US};
-use crate::answer::{batch_reply, hits_reply};
+use crate::answer::batch_reply;
 use crate::concurrency::{self, InflightOp, Waiting};
-use crate::entries;
+use crate::entries::{self, Limit, Member};
 use crate::keyspace::Keyspace;
 use crate::metrics::{self, Counting};
 use crate::numbers::{lua_tonumber, redis_int};
@@ -71,7 +80,6 @@ pub enum Command {
     Take,
     Peek,
     TakeMany,
-    HitMany,
     Compound,
     CompoundPeek,
     TakeCounted,
@@ -83,6 +91,7 @@ pub enum Command {
     InflightRelease,
     InflightRenew,
     InflightCount,
+    Block,
 }
 
 impl Command {
@@ -90,7 +99,6 @@ impl Command {
         Command::Take,
         Command::Peek,
         Command::TakeMany,
-        Command::HitMany,
         Command::Compound,
         Command::CompoundPeek,
         Command::TakeCounted,
@@ -102,6 +110,7 @@ impl Command {
         Command::InflightRelease,
         Command::InflightRenew,
         Command::InflightCount,
+        Command::Block,
     ];
 
     /// The name the module registers it under (commands are case-blind:
@@ -111,7 +120,6 @@ impl Command {
             Command::Take => "ratelimit.take",
             Command::Peek => "ratelimit.peek",
             Command::TakeMany => "ratelimit.take_many",
-            Command::HitMany => "ratelimit.hit_many",
             Command::Compound => "ratelimit.compound2",
             Command::CompoundPeek => "ratelimit.compound2_peek",
             Command::TakeCounted => "ratelimit.take_counted",
@@ -123,6 +131,7 @@ impl Command {
             Command::InflightRelease => "ratelimit.inflight_release",
             Command::InflightRenew => "ratelimit.inflight_renew",
             Command::InflightCount => "ratelimit.inflight_count",
+            Command::Block => "ratelimit.block",
         }
     }
 
@@ -179,7 +188,8 @@ pub enum Call<'a> {
     /// take (peek false) or peek.
     One {
         key: &'a [u8],
-        algo: Algorithm,
+        block: &'a [u8],
+        limit: Limit,
         cost: f64,
         now: Option<f64>,
         peek: bool,
@@ -187,18 +197,15 @@ pub enum Call<'a> {
     },
     Many {
         keys: &'a [&'a [u8]],
-        algo: Algorithm,
+        blocks: &'a [&'a [u8]],
+        limit: Limit,
         cost: f64,
         now: Option<f64>,
         counted: Option<Counted<'a>>,
     },
-    Hits {
-        keys: &'a [&'a [u8]],
-        window_ms: i64,
-    },
     /// compound (peek false) or compound_peek.
     Compound {
-        members: Vec<(&'a [u8], Algorithm)>,
+        members: Vec<Member<'a>>,
         cost: f64,
         now: Option<f64>,
         peek: bool,
@@ -206,7 +213,7 @@ pub enum Call<'a> {
     },
     /// adjust: refund, charge or reserve on every member's key.
     Adjust {
-        members: Vec<(&'a [u8], Algorithm)>,
+        members: Vec<Member<'a>>,
         mode: Adjust,
         units: f64,
         now: Option<f64>,
@@ -216,6 +223,12 @@ pub enum Call<'a> {
     Inflight {
         key: &'a [u8],
         op: InflightOp<'a>,
+        now: Option<f64>,
+    },
+    /// block(): these block keys blocked for `ms`.
+    Block {
+        blocks: &'a [&'a [u8]],
+        ms: f64,
         now: Option<f64>,
     },
 }
@@ -271,6 +284,26 @@ fn algorithm<'a>(rest: &'a [&'a [u8]]) -> Result<(Algorithm, &'a [&'a [u8]]), Ba
     Ok((Algorithm::parse(name, args)?, &rest[1 + n..]))
 }
 
+/// One limiter from the front of `rest`: its lockout in ms, its algorithm
+/// and the algorithm's arguments; the rest after them.
+fn limit<'a>(rest: &'a [&'a [u8]]) -> Result<(Limit, &'a [&'a [u8]]), Bad> {
+    let lockout = rest.first().ok_or(Bad::Arity)?;
+    let lockout_ms = whole(lockout, 0.0, MAX_MS).ok_or_else(|| bad("the lockout must be a whole number of ms from 0 to 315360000000"))?;
+    let (algo, rest) = algorithm(&rest[1..])?;
+    Ok((Limit { algo, lockout_ms }, rest))
+}
+
+/// Some of a call's keys.
+type Keys<'a> = &'a [&'a [u8]];
+
+/// Decided keys and their block keys: the two halves of `keys`.
+fn halves<'a>(keys: &'a [&'a [u8]]) -> Result<(Keys<'a>, Keys<'a>), Bad> {
+    if keys.is_empty() || !keys.len().is_multiple_of(2) {
+        return Err(bad("every key must be followed by its block key (after all keys)"));
+    }
+    Ok(keys.split_at(keys.len() / 2))
+}
+
 /// A whole number in `lo..=hi` (Lua's reading of decimal text).
 fn whole(b: &[u8], lo: f64, hi: f64) -> Option<f64> {
     lua_tonumber(b).filter(|x| x.is_finite() && *x == x.floor() && (lo..=hi).contains(x))
@@ -314,38 +347,45 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
     } else {
         (keys, rest, None)
     };
-    let n = keys.len();
     match command {
         Command::Take | Command::Peek | Command::TakeCounted => {
-            let (algo, rest) = algorithm(rest)?;
-            let (cost, now) = cost_and_clock(rest, &mut std::iter::once(&algo))?;
-            if n != 1 {
+            let (keys, blocks) = halves(keys)?;
+            let (limit, rest) = limit(rest)?;
+            let (cost, now) = cost_and_clock(rest, &mut std::iter::once(&limit.algo))?;
+            if keys.len() != 1 {
                 return Err(bad("take and peek decide one key"));
             }
-            Ok(Call::One { key: keys[0], algo, cost, now, peek: command == Command::Peek, counted })
+            Ok(Call::One { key: keys[0], block: blocks[0], limit, cost, now, peek: command == Command::Peek, counted })
         }
         Command::TakeMany | Command::TakeManyCounted => {
-            let (algo, rest) = algorithm(rest)?;
-            let (cost, now) = cost_and_clock(rest, &mut std::iter::once(&algo))?;
-            Ok(Call::Many { keys, algo, cost, now, counted })
+            let (keys, blocks) = halves(keys)?;
+            let (limit, rest) = limit(rest)?;
+            let (cost, now) = cost_and_clock(rest, &mut std::iter::once(&limit.algo))?;
+            Ok(Call::Many { keys, blocks, limit, cost, now, counted })
         }
-        Command::HitMany => {
-            let window = match rest {
-                [w] => whole(w, 1.0, MAX_MS).ok_or_else(|| bad("the window must be a whole number of ms from 1 to 315360000000"))?,
+        Command::Block => {
+            let (ms, now) = match rest {
+                [ms] => (ms, None),
+                [ms, now] => (ms, Some(now)),
                 _ => return Err(Bad::Arity),
             };
-            Ok(Call::Hits { keys, window_ms: window as i64 })
+            let ms = whole(ms, 1.0, MAX_MS).ok_or_else(|| bad("the block must be a whole number of ms from 1 to 315360000000"))?;
+            let now = now
+                .map(|n| whole(n, 0.0, MAX_NOW_US).ok_or_else(|| bad("now_us must be a whole number of microseconds from 0 to 2^52")))
+                .transpose()?;
+            Ok(Call::Block { blocks: keys, ms, now })
         }
         Command::InflightAcquire | Command::InflightRelease | Command::InflightRenew | Command::InflightCount => unreachable!("read above"),
         Command::Compound | Command::CompoundPeek | Command::CompoundCounted => {
-            let mut members = Vec::with_capacity(n);
+            let (keys, blocks) = halves(keys)?;
+            let mut members = Vec::with_capacity(keys.len());
             let mut rest = rest;
-            for key in keys {
-                let (algo, after) = algorithm(rest)?;
-                members.push((*key, algo));
+            for (key, block) in keys.iter().zip(blocks) {
+                let (limit, after) = limit(rest)?;
+                members.push(Member { key, block, limit });
                 rest = after;
             }
-            let (cost, now) = cost_and_clock(rest, &mut members.iter().map(|(_, a)| a))?;
+            let (cost, now) = cost_and_clock(rest, &mut members.iter().map(|m| &m.limit.algo))?;
             let mut sorted: Vec<&[u8]> = keys.to_vec();
             sorted.sort_unstable();
             if sorted.windows(2).any(|w| w[0] == w[1]) {
@@ -354,11 +394,12 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             Ok(Call::Compound { members, cost, now, peek: command == Command::CompoundPeek, counted })
         }
         Command::Adjust | Command::AdjustCounted => {
-            let mut members = Vec::with_capacity(n);
+            let (keys, blocks) = halves(keys)?;
+            let mut members = Vec::with_capacity(keys.len());
             let mut rest = rest;
-            for key in keys {
-                let (algo, after) = algorithm(rest)?;
-                members.push((*key, algo));
+            for (key, block) in keys.iter().zip(blocks) {
+                let (limit, after) = limit(rest)?;
+                members.push(Member { key, block, limit });
                 rest = after;
             }
             if !(3..=4).contains(&rest.len()) {
@@ -376,16 +417,16 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             // used), nor a charge's (a debt is bounded by each algorithm)
             // but an exact log's work (a member per unit); a booking's are a cost's.
             let (units, now) = match mode {
-                Adjust::Reserve(_) => cost_and_clock(&tail, &mut members.iter().map(|(_, a)| a))?,
+                Adjust::Reserve(_) => cost_and_clock(&tail, &mut members.iter().map(|m| &m.limit.algo))?,
                 _ => cost_and_clock(&tail, &mut std::iter::empty())?,
             };
-            if mode == Adjust::Charge && units > MAX_LOG_COST && members.iter().any(|(_, a)| matches!(a, Algorithm::SlidingLog(_))) {
+            if mode == Adjust::Charge && units > MAX_LOG_COST && members.iter().any(|m| matches!(m.limit.algo, Algorithm::SlidingLog(_))) {
                 return Err(bad(&format!("an exact log takes at most {MAX_LOG_COST} units per call")));
             }
-            if members.iter().any(|(_, a)| !mode.fits(a)) {
+            if members.iter().any(|m| !mode.fits(&m.limit.algo)) {
                 return Err(bad("reserve books on a token bucket, a leaky bucket or GCRA"));
             }
-            if matches!(mode, Adjust::Reserve(_)) && n != 1 {
+            if matches!(mode, Adjust::Reserve(_)) && members.len() != 1 {
                 return Err(bad("reserve books on one key"));
             }
             let mut sorted: Vec<&[u8]> = keys.to_vec();
@@ -403,20 +444,24 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
 /// own error inside its reply).
 pub fn run<K: Keyspace + ?Sized>(ks: &mut K, call: &Call) -> Result<Vec<u8>, Refused> {
     match call {
-        Call::One { key, algo, cost, now, peek, counted } => {
+        Call::One { key, block, limit, cost, now, peek, counted } => {
             let answer = match counted {
-                Some(c) => entries::take_counted(ks, key, c.base, &c.counting, algo, *cost, *now)?,
-                None => entries::decide(ks, key, algo, *cost, *now, *peek)?,
+                Some(c) => entries::take_counted(ks, key, block, c.base, &c.counting, limit, *cost, *now)?,
+                None => entries::decide(ks, key, block, limit, *cost, *now, *peek)?,
             };
             let mut out = Vec::with_capacity(32);
             answer.write_to(&mut out);
             Ok(out)
         }
-        Call::Many { keys, algo, cost, now, counted: None } => Ok(batch_reply(&entries::take_many(ks, keys, algo, *cost, *now))),
-        Call::Many { keys, algo, cost, now, counted: Some(c) } => {
-            Ok(batch_reply(&entries::take_many_counted(ks, keys, c.base, &c.counting, algo, *cost, *now)))
+        Call::Many { keys, blocks, limit, cost, now, counted: None } => Ok(batch_reply(&entries::take_many(ks, keys, blocks, limit, *cost, *now))),
+        Call::Many { keys, blocks, limit, cost, now, counted: Some(c) } => {
+            Ok(batch_reply(&entries::take_many_counted(ks, keys, blocks, c.base, &c.counting, limit, *cost, *now)))
         }
-        Call::Hits { keys, window_ms } => Ok(hits_reply(&entries::hit_many(ks, keys, *window_ms))),
+        Call::Block { blocks, ms, now } => {
+            let mut out = Vec::with_capacity(8 * blocks.len());
+            crate::answer::doubles(&mut out, &entries::block(ks, blocks, *ms, *now)?);
+            Ok(out)
+        }
         Call::Compound { members, cost, now, peek, counted } => {
             let answer = match counted {
                 Some(c) => entries::compound_counted(ks, members, c.base, &c.counting, *cost, *now)?,
@@ -467,109 +512,117 @@ mod tests {
 
     #[test]
     fn what_the_extension_sends_parses() {
-        let a = args("ratelimit.take 1 k fixed_window 1500 10 1 1700000000000000");
+        let a = args("ratelimit.take 2 k b 0 fixed_window 1500 10 1 1700000000000000");
         let call = parse(Command::Take, &a).unwrap();
         assert!(matches!(call, Call::One { key: b"k", cost: 1.0, now: Some(_), peek: false, .. }), "{call:?}");
-        let a = args("ratelimit.compound2 2 a b sliding_log 1000000 5 1000 gcra 200000 1000000 3");
-        assert!(matches!(parse(Command::Compound, &a).unwrap(), Call::Compound { ref members, cost: 3.0, .. } if members.len() == 2));
-        let a = args("ratelimit.hit_many 3 a b a 60000");
-        assert_eq!(parse(Command::HitMany, &a).unwrap(), Call::Hits { keys: &a[2..5], window_ms: 60000 });
+        let a = args("ratelimit.compound2 4 a b a! b! 0 sliding_log 1000000 5 1000 7 gcra 200000 1000000 3");
+        assert!(
+            matches!(parse(Command::Compound, &a).unwrap(), Call::Compound { ref members, cost: 3.0, .. } if members.len() == 2 && members[1].limit.lockout_ms == 7.0 && members[1].block == b"b!")
+        );
     }
 
     #[test]
     fn what_it_cannot_handle_is_refused() {
-        assert_eq!(refusal(Command::Take, "t 2 a b fixed_window 1000 5 1"), "ERR ratelimit: take and peek decide one key");
-        assert_eq!(refusal(Command::Take, "t 1 a nope 1"), "ERR ratelimit: no algorithm named nope");
-        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5"), "arity");
-        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5 1 2 3"), "arity");
-        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5 0"), "ERR ratelimit: the cost must be a whole number from 1 to 2^40");
-        assert_eq!(refusal(Command::Take, "t 1 a fixed_window 1000 5 1.5"), "ERR ratelimit: the cost must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::Take, "t 4 a b c d 0 fixed_window 1000 5 1"), "ERR ratelimit: take and peek decide one key");
+        assert_eq!(refusal(Command::Take, "t 2 a b 0 nope 1"), "ERR ratelimit: no algorithm named nope");
+        assert_eq!(refusal(Command::Take, "t 2 a b 0 fixed_window 1000 5"), "arity");
+        assert_eq!(refusal(Command::Take, "t 2 a b 0 fixed_window 1000 5 1 2 3"), "arity");
+        assert_eq!(refusal(Command::Take, "t 2 a b 0 fixed_window 1000 5 0"), "ERR ratelimit: the cost must be a whole number from 1 to 2^40");
+        assert_eq!(refusal(Command::Take, "t 2 a b 0 fixed_window 1000 5 1.5"), "ERR ratelimit: the cost must be a whole number from 1 to 2^40");
         assert_eq!(
-            refusal(Command::Take, "t 1 a sliding_log 1000000 5000 1000 1001"),
+            refusal(Command::Take, "t 2 a b 0 sliding_log 1000000 5000 1000 1001"),
             "ERR ratelimit: the cost must be at most 1000, what the policy can ever take"
         );
         assert_eq!(
-            refusal(Command::Take, "t 1 a fixed_window 1000 5 1 -1"),
+            refusal(Command::Take, "t 2 a b 0 fixed_window 1000 5 1 -1"),
             "ERR ratelimit: now_us must be a whole number of microseconds from 0 to 2^52"
         );
         assert_eq!(
-            refusal(Command::Take, "t 1 a fixed_window 1000 5 1 1e300"),
+            refusal(Command::Take, "t 2 a b 0 fixed_window 1000 5 1 1e300"),
             "ERR ratelimit: now_us must be a whole number of microseconds from 0 to 2^52"
         );
-        assert_eq!(refusal(Command::Take, "t 1 a leaky_bucket 10 1 3 4"), "ERR ratelimit: the cost must be at most 3, what the policy can ever take");
         assert_eq!(
-            refusal(Command::Compound, "c 2 a b fixed_window 1000 5 gcra 1000 3000 4"),
+            refusal(Command::Take, "t 2 a b 0 leaky_bucket 10 1 3 4"),
             "ERR ratelimit: the cost must be at most 3, what the policy can ever take"
         );
-        assert_eq!(refusal(Command::HitMany, "h 1 a 0"), "ERR ratelimit: the window must be a whole number of ms from 1 to 315360000000");
         assert_eq!(
-            refusal(Command::Compound, "c 2 a a fixed_window 1000 5 fixed_window 1000 5 1"),
+            refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5 0 gcra 1000 3000 4"),
+            "ERR ratelimit: the cost must be at most 3, what the policy can ever take"
+        );
+        assert_eq!(
+            refusal(Command::Compound, "c 4 a a c d 0 fixed_window 1000 5 0 fixed_window 1000 5 1"),
             "ERR ratelimit: a compound's keys must be distinct"
         );
-        assert_eq!(refusal(Command::Compound, "c 2 a b fixed_window 1000 5 1"), "ERR ratelimit: no algorithm named 1");
-        assert_eq!(refusal(Command::Compound, "c 2 a b fixed_window 1000 5"), "arity");
+        assert_eq!(refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5 0 1"), "ERR ratelimit: no algorithm named 1");
+        assert_eq!(refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5"), "arity");
     }
 
     #[test]
     fn adjust_reads_a_mode_units_and_a_wait() {
-        let a = args("ratelimit.adjust 2 a b fixed_window 1000 5 gcra 1000 3000 0 7 0");
+        let a = args("ratelimit.adjust 4 a b a! b! 0 fixed_window 1000 5 0 gcra 1000 3000 0 7 0");
         assert!(
             matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Refund, units: 7.0, now: None, ref members, .. } if members.len() == 2)
         );
-        let a = args("ratelimit.adjust 1 a token_bucket 5 1 2 3 250000 1700000000000000");
+        let a = args("ratelimit.adjust 2 a a! 0 token_bucket 5 1 2 3 250000 1700000000000000");
         assert!(
             matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Reserve(w), units: 3.0, now: Some(_), .. } if w == 250000.0)
         );
         // A charge may take more than the limit; a booking may not.
-        assert!(parse(Command::Adjust, &args("a 1 a fixed_window 1000 5 1 9 0")).is_ok());
+        assert!(parse(Command::Adjust, &args("a 2 a a! 0 fixed_window 1000 5 1 9 0")).is_ok());
         assert_eq!(
-            refusal(Command::Adjust, "a 1 a token_bucket 5 1 2 9 0"),
+            refusal(Command::Adjust, "a 2 a a! 0 token_bucket 5 1 2 9 0"),
             "ERR ratelimit: the cost must be at most 5, what the policy can ever take"
         );
         assert_eq!(
-            refusal(Command::Adjust, "a 1 a sliding_log 1000000 5 1000 1 1001 0"),
+            refusal(Command::Adjust, "a 2 a a! 0 sliding_log 1000000 5 1000 1 1001 0"),
             "ERR ratelimit: an exact log takes at most 1000 units per call"
         );
         assert_eq!(
-            refusal(Command::Adjust, "a 1 a fixed_window 1000 5 2 1 0"),
+            refusal(Command::Adjust, "a 2 a a! 0 fixed_window 1000 5 2 1 0"),
             "ERR ratelimit: reserve books on a token bucket, a leaky bucket or GCRA"
         );
-        assert_eq!(refusal(Command::Adjust, "a 2 a b gcra 1000 3000 gcra 1000 3000 2 1 0"), "ERR ratelimit: reserve books on one key");
-        assert_eq!(refusal(Command::Adjust, "a 1 a gcra 1000 3000 3 1 0"), "ERR ratelimit: the mode must be 0 (refund), 1 (charge) or 2 (reserve)");
+        assert_eq!(refusal(Command::Adjust, "a 4 a b a! b! 0 gcra 1000 3000 0 gcra 1000 3000 2 1 0"), "ERR ratelimit: reserve books on one key");
         assert_eq!(
-            refusal(Command::Adjust, "a 1 a gcra 1000 3000 0 1 -1"),
+            refusal(Command::Adjust, "a 2 a a! 0 gcra 1000 3000 3 1 0"),
+            "ERR ratelimit: the mode must be 0 (refund), 1 (charge) or 2 (reserve)"
+        );
+        assert_eq!(
+            refusal(Command::Adjust, "a 2 a a! 0 gcra 1000 3000 0 1 -1"),
             "ERR ratelimit: max_wait_us must be a whole number of microseconds from 0 to 315360000000000"
         );
-        assert_eq!(refusal(Command::Adjust, "a 1 a gcra 1000 3000 0 1"), "arity");
-        assert_eq!(refusal(Command::Adjust, "a 2 a a gcra 1000 3000 gcra 1000 3000 0 1 0"), "ERR ratelimit: a compound's keys must be distinct");
+        assert_eq!(refusal(Command::Adjust, "a 2 a a! 0 gcra 1000 3000 0 1"), "arity");
+        assert_eq!(
+            refusal(Command::Adjust, "a 4 a a a! b! 0 gcra 1000 3000 0 gcra 1000 3000 0 1 0"),
+            "ERR ratelimit: a compound's keys must be distinct"
+        );
     }
 
     #[test]
     fn a_counted_call_has_its_base_last_and_its_counting_first() {
-        let a = args("ratelimit.take_counted 2 k m:base api 1 0,2,0,0,7 fixed_window 1000 5 1");
+        let a = args("ratelimit.take_counted 3 k kb m:base api 1 0,2,0,0,7 0 fixed_window 1000 5 1");
         let call = parse(Command::TakeCounted, &a).unwrap();
         let counting = Counting { name: b"api", dry_run: true, pending: [0, 2, 0, 0, 7] };
         assert!(
             matches!(&call, Call::One { key: b"k", cost: 1.0, peek: false, counted: Some(Counted { base: b"m:base", counting: c }), .. } if *c == counting),
             "{call:?}"
         );
-        let a = args("ratelimit.take_many_counted 3 a b m api 0 x fixed_window 1000 5 1");
+        let a = args("ratelimit.take_many_counted 5 a b a! b! m api 0 x 0 fixed_window 1000 5 1");
         assert!(
-            matches!(parse(Command::TakeManyCounted, &a).unwrap(), Call::Many { keys, counted: Some(Counted { base: b"m", .. }), .. } if keys.len() == 2)
+            matches!(parse(Command::TakeManyCounted, &a).unwrap(), Call::Many { keys, blocks, counted: Some(Counted { base: b"m", .. }), .. } if keys.len() == 2 && blocks == [b"a!", b"b!"])
         );
-        let a = args("ratelimit.compound2_counted 3 a b m api 0 x fixed_window 1000 5 gcra 1000 3000 1");
+        let a = args("ratelimit.compound2_counted 5 a b a! b! m api 0 x 0 fixed_window 1000 5 0 gcra 1000 3000 1");
         assert!(matches!(parse(Command::CompoundCounted, &a).unwrap(), Call::Compound { ref members, counted: Some(_), .. } if members.len() == 2));
         // The base alone, or no room for the counting arguments: arity.
-        assert_eq!(refusal(Command::TakeCounted, "t 1 m api 0 x fixed_window 1000 5 1"), "arity");
-        assert_eq!(refusal(Command::TakeCounted, "t 2 k m api 0"), "arity");
-        assert_eq!(refusal(Command::TakeCounted, "t 3 a b m api 0 x fixed_window 1000 5 1"), "ERR ratelimit: take and peek decide one key");
+        assert_eq!(refusal(Command::TakeCounted, "t 1 m api 0 x 0 fixed_window 1000 5 1"), "arity");
+        assert_eq!(refusal(Command::TakeCounted, "t 3 k kb m api 0"), "arity");
+        assert_eq!(refusal(Command::TakeCounted, "t 5 a b c d m api 0 x 0 fixed_window 1000 5 1"), "ERR ratelimit: take and peek decide one key");
         assert_eq!(
-            refusal(Command::CompoundCounted, "c 3 a a m api 0 x fixed_window 1000 5 fixed_window 1000 5 1"),
+            refusal(Command::CompoundCounted, "c 5 a a c d m api 0 x 0 fixed_window 1000 5 0 fixed_window 1000 5 1"),
             "ERR ratelimit: a compound's keys must be distinct"
         );
         // The same checks as the uncounted command's after the counting arguments.
         assert_eq!(
-            refusal(Command::TakeManyCounted, "t 2 a m api 0 x sliding_log 1000000 5000 1000 1001"),
+            refusal(Command::TakeManyCounted, "t 3 a b m api 0 x 0 sliding_log 1000000 5000 1000 1001"),
             "ERR ratelimit: the cost must be at most 1000, what the policy can ever take"
         );
     }
@@ -577,7 +630,7 @@ mod tests {
     #[test]
     fn a_counted_call_counts_what_it_decided() {
         let mut store = Store::with_clock(|| 1_000_000_000);
-        let a = args("ratelimit.take_counted 2 k m api 0 x fixed_window 1000 1 1");
+        let a = args("ratelimit.take_counted 3 k kb m api 0 x 0 fixed_window 1000 1 1");
         let call = parse(Command::TakeCounted, &a).unwrap();
         run(&mut store, &call).unwrap();
         run(&mut store, &call).unwrap();
@@ -590,7 +643,7 @@ mod tests {
     #[test]
     fn a_parsed_call_runs_on_a_store() {
         let mut store = Store::with_clock(|| 1_000_000_000);
-        let a = args("ratelimit.take 1 k token_bucket 2 1 1");
+        let a = args("ratelimit.take 2 k kb 0 token_bucket 2 1 1");
         let call = parse(Command::Take, &a).unwrap();
         let reply = run(&mut store, &call).unwrap();
         assert_eq!(reply, [1.0f64, 1_000_000.0].iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
@@ -605,12 +658,12 @@ mod tests {
         let mut store = Store::with_clock(|| 1_000_000_000);
         // 2 per second and 5 per minute: the third call is denied by the first member alone,
         // and the second, untouched, says what it has left.
-        let a = args("ratelimit.compound2 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
+        let a = args("ratelimit.compound2 4 s m sb mb 0 fixed_window 1000 2 0 fixed_window 60000 5 1");
         let call = parse(Command::Compound, &a).unwrap();
         assert_eq!(run(&mut store, &call).unwrap(), doubles(&[1.0, 1e6, 0.0, 0.0, 4.0, 6e7, 0.0, 0.0]));
         run(&mut store, &call).unwrap();
         assert_eq!(run(&mut store, &call).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
-        let a = args("ratelimit.compound2_peek 2 s m fixed_window 1000 2 fixed_window 60000 5 1");
+        let a = args("ratelimit.compound2_peek 4 s m sb mb 0 fixed_window 1000 2 0 fixed_window 60000 5 1");
         assert_eq!(run(&mut store, &parse(Command::CompoundPeek, &a).unwrap()).unwrap(), doubles(&[0.0, 1e6, 1e6, 0.0, 3.0, 6e7, 0.0, 0.0]));
     }
 
@@ -626,5 +679,95 @@ mod tests {
         assert_eq!(refusal(Command::InflightRelease, "r 1 k"), "arity");
         assert_eq!(refusal(Command::InflightCount, "c 1 k 1 2"), "arity");
         assert!(!Command::InflightCount.writes() && Command::InflightRelease.writes());
+    }
+
+    #[test]
+    fn keys_come_with_their_block_keys_and_limits_with_their_lockout() {
+        assert_eq!(
+            refusal(Command::Take, "t 1 a 0 fixed_window 1000 5 1"),
+            "ERR ratelimit: every key must be followed by its block key (after all keys)"
+        );
+        assert_eq!(
+            refusal(Command::TakeMany, "t 3 a b c 0 fixed_window 1000 5 1"),
+            "ERR ratelimit: every key must be followed by its block key (after all keys)"
+        );
+        assert_eq!(
+            refusal(Command::Take, "t 2 a b -1 fixed_window 1000 5 1"),
+            "ERR ratelimit: the lockout must be a whole number of ms from 0 to 315360000000"
+        );
+        assert_eq!(
+            refusal(Command::Take, "t 2 a b fixed_window 1000 5 1"),
+            "ERR ratelimit: the lockout must be a whole number of ms from 0 to 315360000000"
+        );
+        assert_eq!(refusal(Command::Block, "b 1 a 0"), "ERR ratelimit: the block must be a whole number of ms from 1 to 315360000000");
+        assert_eq!(refusal(Command::Block, "b 1 a"), "arity");
+        let a = args("ratelimit.block 2 a b 300 1000000");
+        assert_eq!(parse(Command::Block, &a).unwrap(), Call::Block { blocks: &a[2..4], ms: 300.0, now: Some(1e6) });
+    }
+
+    #[test]
+    fn a_block_denies_until_it_ends_and_a_lockout_blocks_on_a_denial() {
+        let mut store = Store::with_clock(|| 1_000_000_000);
+        let now = |ms: u64| format!("{}", 1_000_000_000 + ms * 1000);
+        let take = |store: &mut Store, at: u64| {
+            let a = format!("ratelimit.take 2 k kb 500 fixed_window 1000 1 1 {}", now(at));
+            let a = args(&a);
+            run(store, &parse(Command::Take, &a).unwrap()).unwrap()
+        };
+        assert_eq!(take(&mut store, 0), doubles(&[0.0, 1e6]));
+        // Denied by the window: blocked for 500 ms (longer than the window's 1000 ms left? no: kept the longer).
+        assert_eq!(take(&mut store, 1), doubles(&[0.0, 999_000.0, 999_000.0]));
+        // The window ends at 1000 ms; the block at 501 ms.
+        assert_eq!(take(&mut store, 400), doubles(&[0.0, 101_000.0, 101_000.0]), "blocked: the block's time left");
+        let peek = format!("ratelimit.peek 2 k kb 500 fixed_window 1000 1 1 {}", now(450));
+        let peek = args(&peek);
+        assert_eq!(run(&mut store, &parse(Command::Peek, &peek).unwrap()).unwrap(), doubles(&[0.0, 51_000.0, 51_000.0]));
+        // A block by hand, longer than the one there; a shorter one keeps it.
+        let b = format!("ratelimit.block 1 kb 2000 {}", now(500));
+        let b = args(&b);
+        assert_eq!(run(&mut store, &parse(Command::Block, &b).unwrap()).unwrap(), doubles(&[2e6]));
+        let b = format!("ratelimit.block 1 kb 10 {}", now(600));
+        let b = args(&b);
+        assert_eq!(run(&mut store, &parse(Command::Block, &b).unwrap()).unwrap(), doubles(&[1.9e6]));
+        assert_eq!(take(&mut store, 2499), doubles(&[0.0, 1000.0, 1000.0]));
+        assert_eq!(take(&mut store, 2500), doubles(&[0.0, 1e6]), "the block ended on time, and the window too");
+    }
+
+    #[test]
+    fn a_compound_is_denied_by_any_members_block_and_locks_out_members_with_a_lockout() {
+        let mut store = Store::with_clock(|| 1_000_000_000);
+        let call = |store: &mut Store, s: &str| {
+            let a = args(s);
+            run(store, &parse(Command::Compound, &a).unwrap()).unwrap()
+        };
+        let c = "ratelimit.compound2 4 s m sb mb 0 fixed_window 1000 1 3000 fixed_window 60000 5 1 1000000000";
+        assert_eq!(call(&mut store, c), doubles(&[0.0, 1e6, 0.0, 0.0, 4.0, 6e7, 0.0, 0.0]));
+        // Denied by the first member: the second (lockout 3 s) is blocked, the first (none) is not.
+        assert_eq!(call(&mut store, c), doubles(&[0.0, 1e6, 1e6, 0.0, 0.0, 6e7, 3e6, 0.0]));
+        let b = args("ratelimit.block 1 mb 1 1000000000");
+        assert_eq!(run(&mut store, &parse(Command::Block, &b).unwrap()).unwrap(), doubles(&[3e6]), "the longer block kept");
+        // Blocked: denied with the block's time left, nothing taken, and no block made longer.
+        assert_eq!(call(&mut store, c), doubles(&[0.0, 1e6, 1e6, 0.0, 0.0, 3e6, 3e6, 0.0]));
+    }
+
+    #[test]
+    fn calendar_windows_are_picked_on_the_servers_clock() {
+        // The store's own clock (its keys' expiry) before the test's instants.
+        let mut store = Store::with_clock(|| 0);
+        // Windows [0, 1000), [1000, 3000), [3000, 3500) ms; now 1500 ms: the middle one.
+        let a = args("ratelimit.take 2 k kb 0 calendar_window 1 0 1000 3000 3500 1 1500000");
+        assert_eq!(run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap(), doubles(&[0.0, 1.5e6]));
+        assert_eq!(run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap(), doubles(&[0.0, 1.5e6, 1.5e6]));
+        // A server clock outside the windows a client sent (a client clock a unit off) is refused.
+        for now in ["3500000", "0"] {
+            let a = format!("ratelimit.take 2 k2 kb2 0 calendar_window 1 1000 2000 3000 3500 1 {now}");
+            let a = args(&a);
+            let e = run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap_err();
+            assert!(e.0.contains("calendar windows the client sent"), "{e}");
+        }
+        // Edges out of order, or spanning more than three windows of 10 years: refused when read.
+        assert_eq!(refusal(Command::Take, "t 2 k kb 0 calendar_window 1 0 1000 1000 3500 1"), "ERR ratelimit: bad arguments for calendar_window");
+        let a = args("ratelimit.take 2 k3 kb3 0 anchored_window 1000 1 500 1 1700000");
+        assert_eq!(run(&mut store, &parse(Command::Take, &a).unwrap()).unwrap(), doubles(&[0.0, 0.8e6]));
     }
 }

@@ -11,8 +11,25 @@ use crate::algorithm::Algorithm;
 use crate::answer::Answer;
 use crate::effect::Effect;
 use crate::keyspace::Keyspace;
+use crate::lockout;
 use crate::metrics::{self, Counting};
 use crate::view::Read;
+
+/// One limiter of a call: its algorithm, and its lockout in ms (0: none),
+/// the id's block for so long when a consuming call of it is denied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limit {
+    pub algo: Algorithm,
+    pub lockout_ms: f64,
+}
+
+/// A compound's member: its key, its block key, its limit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member<'a> {
+    pub key: &'a [u8],
+    pub block: &'a [u8],
+    pub limit: Limit,
+}
 
 /// The instant of a call: a test's clock, the keyspace's, or 0 when no
 /// algorithm of the call reads one (fixed windows only).
@@ -24,9 +41,38 @@ fn instant<K: Keyspace + ?Sized>(ks: &K, injected: Option<f64>, reads: bool) -> 
     }
 }
 
-/// One decision on one key (lua/entries.lua's `one_key`).
-fn one_key<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], algo: &Algorithm, cost: f64, now: f64, injected: bool, peek: bool) -> Read<Answer> {
+/// A blocked id's answer: nothing left, denied for the block's time left.
+fn blocked(left_ms: f64) -> Answer {
+    Answer::new(0.0, left_ms * 1000.0, Some(left_ms * 1000.0), 0.0)
+}
+
+/// A denial that blocks the id for `lockout_ms`: nothing left, and the
+/// times at least the block's.
+fn locked(a: Answer, lockout_ms: f64) -> Answer {
+    let us = lockout_ms * 1000.0;
+    Answer::new(0.0, a.reset_us.max(us), a.retry_us.map(|r| r.max(us)), 0.0)
+}
+
+/// One decision on one key (lua/entries.lua's `one_key`): the block first.
+#[allow(clippy::too_many_arguments)]
+fn one_key<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    key: &[u8],
+    block: &[u8],
+    limit: &Limit,
+    cost: f64,
+    now: f64,
+    injected: bool,
+    peek: bool,
+) -> Read<Answer> {
+    let now_ms = lockout::now_ms(now, injected);
+    let left = lockout::left_ms(&*ks.view(block), now_ms);
+    if left > 0.0 {
+        return Ok(blocked(left));
+    }
+    let algo = &limit.algo;
     let mut effects = Vec::new();
+    let mut locks = Vec::new();
     let answer = {
         let view = ks.view(key);
         let checked = algo.check(&*view, cost, now, injected)?;
@@ -38,24 +84,65 @@ fn one_key<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], algo: &Algorithm, cost:
             if !peek {
                 algo.repair(&checked, &mut effects);
             }
-            Answer::new(checked.remaining, reset, (!checked.fits).then_some(retry), 0.0)
+            let answer = Answer::new(checked.remaining, reset, (!checked.fits).then_some(retry), 0.0);
+            if !checked.fits && !peek && limit.lockout_ms > 0.0 {
+                lockout::lock(limit.lockout_ms, now_ms, &mut locks);
+                locked(answer, limit.lockout_ms)
+            } else {
+                answer
+            }
         }
     };
     ks.apply(key, &effects)?;
+    ks.apply(block, &locks)?;
     Ok(answer)
 }
 
 /// `take` (peek false) or `peek`: one limiter on one key.
-pub fn decide<K: Keyspace + ?Sized>(ks: &mut K, key: &[u8], algo: &Algorithm, cost: f64, injected: Option<f64>, peek: bool) -> Read<Answer> {
-    let now = instant(ks, injected, algo.reads_clock());
-    one_key(ks, key, algo, cost, now, injected.is_some(), peek)
+pub fn decide<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    key: &[u8],
+    block: &[u8],
+    limit: &Limit,
+    cost: f64,
+    injected: Option<f64>,
+    peek: bool,
+) -> Read<Answer> {
+    let now = instant(ks, injected, limit.algo.reads_clock());
+    one_key(ks, key, block, limit, cost, now, injected.is_some(), peek)
 }
 
 /// `take_many`: `take` for every key in order at one instant; each answer
 /// stands alone (a key holding a foreign value fails only itself).
-pub fn take_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], algo: &Algorithm, cost: f64, injected: Option<f64>) -> Vec<Read<Answer>> {
-    let now = instant(ks, injected, algo.reads_clock());
-    keys.iter().map(|key| one_key(ks, key, algo, cost, now, injected.is_some(), false)).collect()
+/// `blocks[k]` is `keys[k]`'s block key.
+pub fn take_many<K: Keyspace + ?Sized>(
+    ks: &mut K,
+    keys: &[&[u8]],
+    blocks: &[&[u8]],
+    limit: &Limit,
+    cost: f64,
+    injected: Option<f64>,
+) -> Vec<Read<Answer>> {
+    let now = instant(ks, injected, limit.algo.reads_clock());
+    keys.iter().zip(blocks).map(|(key, block)| one_key(ks, key, block, limit, cost, now, injected.is_some(), false)).collect()
+}
+
+/// `block`: every key of `blocks` blocked for `ms` from now, unless a longer
+/// block is there; per key, the block's time left in µs after the call.
+pub fn block<K: Keyspace + ?Sized>(ks: &mut K, blocks: &[&[u8]], ms: f64, injected: Option<f64>) -> Read<Vec<f64>> {
+    let now_ms = injected.map(|now| (now / 1000.0).floor());
+    let mut out = Vec::with_capacity(blocks.len());
+    for block in blocks {
+        let mut left = lockout::left_ms(&*ks.view(block), now_ms);
+        if left < ms {
+            let mut effects = Vec::new();
+            lockout::lock(ms, now_ms, &mut effects);
+            ks.apply(block, &effects)?;
+            left = ms;
+        }
+        out.push(left * 1000.0);
+    }
+    Ok(out)
 }
 
 /// The decisions among `answers` that were made: (accepted, denied).
@@ -71,48 +158,40 @@ fn counted<K: Keyspace + ?Sized>(ks: &mut K, base: &[u8], c: &Counting, now: f64
 }
 
 /// `take_counted`: `take`, its decision counted under `base`.
+#[allow(clippy::too_many_arguments)]
 pub fn take_counted<K: Keyspace + ?Sized>(
     ks: &mut K,
     key: &[u8],
+    block: &[u8],
     base: &[u8],
     c: &Counting,
-    algo: &Algorithm,
+    limit: &Limit,
     cost: f64,
     injected: Option<f64>,
 ) -> Read<Answer> {
-    let now = instant(ks, injected, algo.reads_clock());
-    let answer = one_key(ks, key, algo, cost, now, injected.is_some(), false)?;
+    let now = instant(ks, injected, limit.algo.reads_clock());
+    let answer = one_key(ks, key, block, limit, cost, now, injected.is_some(), false)?;
     counted(ks, base, c, now, tally([&answer]));
     Ok(answer)
 }
 
 /// `take_many_counted`: `take_many`, its decisions counted under `base`.
+#[allow(clippy::too_many_arguments)]
 pub fn take_many_counted<K: Keyspace + ?Sized>(
     ks: &mut K,
     keys: &[&[u8]],
+    blocks: &[&[u8]],
     base: &[u8],
     c: &Counting,
-    algo: &Algorithm,
+    limit: &Limit,
     cost: f64,
     injected: Option<f64>,
 ) -> Vec<Read<Answer>> {
-    let now = instant(ks, injected, algo.reads_clock());
-    let answers: Vec<Read<Answer>> = keys.iter().map(|key| one_key(ks, key, algo, cost, now, injected.is_some(), false)).collect();
+    let now = instant(ks, injected, limit.algo.reads_clock());
+    let answers: Vec<Read<Answer>> =
+        keys.iter().zip(blocks).map(|(key, block)| one_key(ks, key, block, limit, cost, now, injected.is_some(), false)).collect();
     counted(ks, base, c, now, tally(answers.iter().flatten()));
     answers
-}
-
-/// `hit_many`: a fixed window's cost-1 hit on every key in order
-/// (`fixed_window::hit`); per key (ms left, count), each standing alone.
-pub fn hit_many<K: Keyspace + ?Sized>(ks: &mut K, keys: &[&[u8]], window_ms: i64) -> Vec<Read<(f64, f64)>> {
-    keys.iter()
-        .map(|key| {
-            let mut effects = Vec::new();
-            let hit = crate::fixed_window::hit(&*ks.view(key), window_ms, &mut effects)?;
-            ks.apply(key, &effects)?;
-            Ok(hit)
-        })
-        .collect()
 }
 
 /// A compound's answer: every member's own, in member order, as that
@@ -140,71 +219,79 @@ impl CompoundAnswer {
     }
 }
 
-/// `compound` (peek false) or `compound_peek`: every member checked first,
-/// in order; only when all fit (and this is no peek) does every member
-/// commit, else every member explains (and a consuming call repairs what it
-/// denied). Members have distinct keys, so each member's writes are applied
+/// `compound` (peek false) or `compound_peek`: every member's block read
+/// and every member checked first, in order (a blocked member does not fit,
+/// unread); only when all fit (and this is no peek) does every member
+/// commit, else every member explains (a blocked one: its block's time
+/// left; a consuming call repairs what it denied, and, denied by an
+/// algorithm with no member blocked, blocks every member that has a
+/// lockout). Members have distinct keys, so each member's writes are applied
 /// after every member has been worked out: a refusal on any member writes
 /// nothing, and the state left is what the Lua code's writes leave, in the
 /// order it writes (from the last member to the first).
-pub fn compound<K: Keyspace + ?Sized>(
-    ks: &mut K,
-    members: &[(&[u8], Algorithm)],
-    cost: f64,
-    injected: Option<f64>,
-    peek: bool,
-) -> Read<CompoundAnswer> {
-    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+pub fn compound<K: Keyspace + ?Sized>(ks: &mut K, members: &[Member], cost: f64, injected: Option<f64>, peek: bool) -> Read<CompoundAnswer> {
+    let now = instant(ks, injected, members.iter().any(|m| m.limit.algo.reads_clock()));
     compound_at(ks, members, cost, now, injected.is_some(), peek)
 }
 
 /// `compound_counted`: `compound`, its decision counted under `base`.
 pub fn compound_counted<K: Keyspace + ?Sized>(
     ks: &mut K,
-    members: &[(&[u8], Algorithm)],
+    members: &[Member],
     base: &[u8],
     c: &Counting,
     cost: f64,
     injected: Option<f64>,
 ) -> Read<CompoundAnswer> {
-    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    let now = instant(ks, injected, members.iter().any(|m| m.limit.algo.reads_clock()));
     let answer = compound_at(ks, members, cost, now, injected.is_some(), false)?;
     counted(ks, base, c, now, if answer.allowed() { (1, 0) } else { (0, 1) });
     Ok(answer)
 }
 
-fn compound_at<K: Keyspace + ?Sized>(
-    ks: &mut K,
-    members: &[(&[u8], Algorithm)],
-    cost: f64,
-    now: f64,
-    injected: bool,
-    peek: bool,
-) -> Read<CompoundAnswer> {
+fn compound_at<K: Keyspace + ?Sized>(ks: &mut K, members: &[Member], cost: f64, now: f64, injected: bool, peek: bool) -> Read<CompoundAnswer> {
+    let now_ms = lockout::now_ms(now, injected);
+    // Per member: its block's time left (0: none), and its check when not blocked.
     let mut checked = Vec::with_capacity(members.len());
-    for (key, algo) in members {
-        checked.push(algo.check(&*ks.view(key), cost, now, injected)?);
+    for m in members {
+        let left = lockout::left_ms(&*ks.view(m.block), now_ms);
+        let c = if left > 0.0 { None } else { Some(m.limit.algo.check(&*ks.view(m.key), cost, now, injected)?) };
+        checked.push((left, c));
     }
-    let all = checked.iter().all(|c| c.fits);
+    let all = checked.iter().all(|(_, c)| c.as_ref().is_some_and(|c| c.fits));
+    let none_blocked = checked.iter().all(|(left, _)| *left == 0.0);
     let mut answers = Vec::with_capacity(members.len());
-    let mut writes: Vec<(&[u8], Vec<Effect>)> = Vec::with_capacity(members.len());
+    let mut writes: Vec<(&[u8], Vec<Effect>)> = Vec::with_capacity(2 * members.len());
     // From the last member to the first, as the Lua recursion unwinds.
-    for (m, c) in checked.into_iter().enumerate().rev() {
-        let (key, algo) = &members[m];
+    for (i, (left, c)) in checked.into_iter().enumerate().rev() {
+        let m = &members[i];
+        let algo = &m.limit.algo;
         let mut effects = Vec::new();
-        let view = ks.view(key);
-        let answer = if all && !peek {
-            let (remaining, reset, delay) = algo.commit(&*view, cost, now, c, &mut effects)?;
-            Answer::new(remaining, reset, None, delay)
-        } else {
-            let (reset, retry) = algo.explain(&*view, cost, now, &c)?;
-            if !c.fits && !peek {
-                algo.repair(&c, &mut effects);
+        let mut locks = Vec::new();
+        let view = ks.view(m.key);
+        let answer = match c {
+            None => blocked(left),
+            Some(c) if all && !peek => {
+                let (remaining, reset, delay) = algo.commit(&*view, cost, now, c, &mut effects)?;
+                Answer::new(remaining, reset, None, delay)
             }
-            Answer::new(c.remaining, reset, (!c.fits).then_some(retry), 0.0)
+            Some(c) => {
+                let (reset, retry) = algo.explain(&*view, cost, now, &c)?;
+                if !c.fits && !peek {
+                    algo.repair(&c, &mut effects);
+                }
+                let answer = Answer::new(c.remaining, reset, (!c.fits).then_some(retry), 0.0);
+                if none_blocked && !peek && m.limit.lockout_ms > 0.0 {
+                    lockout::lock(m.limit.lockout_ms, now_ms, &mut locks);
+                    locked(Answer { retry_us: Some(answer.retry_us.unwrap_or(1.0)), ..answer }, m.limit.lockout_ms)
+                } else {
+                    answer
+                }
+            }
         };
         answers.push(answer);
-        writes.push((key, effects));
+        writes.push((m.key, effects));
+        writes.push((m.block, locks));
     }
     for (key, effects) in writes {
         ks.apply(key, &effects)?;
@@ -219,15 +306,21 @@ fn compound_at<K: Keyspace + ?Sized>(
 /// its own key, from the last to the first (as lua/entries.lua's recursion
 /// unwinds). No member waits for another: a refund and a charge apply to
 /// every member whatever the others answer (a booking has one member,
-/// `command::parse` says so). Answers: every member's own, as a compound's.
+/// `command::parse` says so). A charge or a booking reads every member's
+/// block first, as a decision does (a blocked member is not checked): when
+/// any member is blocked, nothing is taken from any, a blocked member
+/// answers its block's time left and the others what they have left,
+/// untouched (reset 0). A refund ignores blocks; none of the three starts
+/// one (`lockout_ms` is a decision's). Answers: every member's own, as a
+/// compound's.
 pub fn adjust<K: Keyspace + ?Sized>(
     ks: &mut K,
-    members: &[(&[u8], Algorithm)],
+    members: &[Member],
     mode: crate::algorithm::Adjust,
     units: f64,
     injected: Option<f64>,
 ) -> Read<CompoundAnswer> {
-    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    let now = instant(ks, injected, members.iter().any(|m| m.limit.algo.reads_clock()));
     adjust_at(ks, members, mode, units, now, injected.is_some())
 }
 
@@ -235,14 +328,14 @@ pub fn adjust<K: Keyspace + ?Sized>(
 /// (accepted when every member's answer is).
 pub fn adjust_counted<K: Keyspace + ?Sized>(
     ks: &mut K,
-    members: &[(&[u8], Algorithm)],
+    members: &[Member],
     base: &[u8],
     c: &Counting,
     mode: crate::algorithm::Adjust,
     units: f64,
     injected: Option<f64>,
 ) -> Read<CompoundAnswer> {
-    let now = instant(ks, injected, members.iter().any(|(_, a)| a.reads_clock()));
+    let now = instant(ks, injected, members.iter().any(|m| m.limit.algo.reads_clock()));
     let answer = adjust_at(ks, members, mode, units, now, injected.is_some())?;
     counted(ks, base, c, now, if answer.allowed() { (1, 0) } else { (0, 1) });
     Ok(answer)
@@ -250,34 +343,34 @@ pub fn adjust_counted<K: Keyspace + ?Sized>(
 
 fn adjust_at<K: Keyspace + ?Sized>(
     ks: &mut K,
-    members: &[(&[u8], Algorithm)],
+    members: &[Member],
     mode: crate::algorithm::Adjust,
     units: f64,
     now: f64,
     injected: bool,
 ) -> Read<CompoundAnswer> {
-    // One limiter (refund(), charge(), reserve() of one key): no lists to build.
-    if let [(key, algo)] = members {
-        let mut effects = Vec::new();
-        let answer = {
-            let view = ks.view(key);
-            let c = algo.check(&*view, units, now, injected)?;
-            algo.adjust(&*view, mode, units, now, c, &mut effects)?
-        };
-        ks.apply(key, &effects)?;
-        return Ok(CompoundAnswer { members: vec![answer] });
-    }
+    let reads_block = mode != crate::algorithm::Adjust::Refund;
+    let now_ms = lockout::now_ms(now, injected);
+    // Per member: its block's time left (0: none, or a refund), and its check when not blocked.
     let mut checked = Vec::with_capacity(members.len());
-    for (key, algo) in members {
-        checked.push(algo.check(&*ks.view(key), units, now, injected)?);
+    for m in members {
+        let left = if reads_block { lockout::left_ms(&*ks.view(m.block), now_ms) } else { 0.0 };
+        let c = if left > 0.0 { None } else { Some(m.limit.algo.check(&*ks.view(m.key), units, now, injected)?) };
+        checked.push((left, c));
     }
+    let none_blocked = checked.iter().all(|(left, _)| *left == 0.0);
     let mut answers = Vec::with_capacity(members.len());
     let mut writes: Vec<(&[u8], Vec<Effect>)> = Vec::with_capacity(members.len());
-    for (m, c) in checked.into_iter().enumerate().rev() {
-        let (key, algo) = &members[m];
+    for (i, (left, c)) in checked.into_iter().enumerate().rev() {
+        let m = &members[i];
         let mut effects = Vec::new();
-        answers.push(algo.adjust(&*ks.view(key), mode, units, now, c, &mut effects)?);
-        writes.push((key, effects));
+        let answer = match c {
+            None => blocked(left),
+            Some(c) if !none_blocked => Answer::new(c.remaining, 0.0, None, 0.0),
+            Some(c) => m.limit.algo.adjust(&*ks.view(m.key), mode, units, now, c, &mut effects)?,
+        };
+        answers.push(answer);
+        writes.push((m.key, effects));
     }
     for (key, effects) in writes {
         ks.apply(key, &effects)?;

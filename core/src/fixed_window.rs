@@ -131,22 +131,3 @@ pub fn charge(p: &Params, units: f64, s: State, effects: &mut Vec<Effect>) -> Re
     let (_, reset, _) = commit(p, units, s, effects)?;
     Ok((0.0, reset, reset))
 }
-
-/// A cost-1 hit without check and commit, as the extension's counter path
-/// (src/redis/counter.rs) and lua/algorithms/fixed_window.lua's `hit` make
-/// one: count it (a denied one too, as the contract allows for cost 1), give
-/// a counter without expiry (a new window) the window, read the time left.
-/// Returns (ms left, the count including this hit) after `effects` are applied.
-pub fn hit(view: &dyn View, window_ms: i64, effects: &mut Vec<Effect>) -> Read<(f64, f64)> {
-    let count = match view.get()? {
-        None => 1,
-        Some(raw) => redis_int(&raw).ok_or_else(Refused::not_an_integer)?.checked_add(1).ok_or_else(Refused::not_an_integer)?,
-    };
-    effects.push(Effect::IncrBy(1));
-    let mut ttl = view.pttl_ms();
-    if ttl < 0 {
-        effects.push(Effect::PExpire(window_ms));
-        ttl = window_ms;
-    }
-    Ok((ttl as f64, count as f64))
-}

@@ -20,13 +20,15 @@
 //! server module's commands, parsed and run without a server), `store` (an
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
 //! in the keyspace: lua/metrics.lua), `concurrency` (in-flight limits:
-//! lua/concurrency.lua).
+//! lua/concurrency.lua), `lockout` (the blocks of block() and
+//! withLockout(): lua/lockout.lua).
 
 #![forbid(unsafe_code)]
 
 pub mod algorithm;
 pub mod answer;
 pub mod buckets;
+pub mod calendar_window;
 pub mod command;
 pub mod concurrency;
 pub mod effect;
@@ -36,6 +38,7 @@ pub mod gcra;
 pub mod keyspace;
 pub mod leaky_bucket;
 pub mod limits;
+pub mod lockout;
 pub mod metrics;
 pub mod numbers;
 pub mod sliding_blocks;

@@ -12,6 +12,8 @@ pub const MAX_COUNT: f64 = 1_099_511_627_776.0;
 pub const MAX_SECONDS: f64 = 315_360_000.0;
 pub const MAX_MS: f64 = MAX_SECONDS * 1e3;
 pub const MAX_US: f64 = MAX_SECONDS * 1e6;
+/// The latest instant in ms a calendar window may start or end at (2^52 µs, the year 2112).
+pub const MAX_INSTANT_MS: f64 = 4_503_599_627_370.0;
 /// The most slices in a sliding window's hash (the extension's `MAX_BLOCKS`).
 pub const MAX_BLOCKS: f64 = 1000.0;
 /// The largest cost of an exact log (the extension's `MAX_LOG_COST`).

@@ -1,5 +1,5 @@
-//! The server module's eleven commands (the seven and their four counted
-//! forms), parsed and decided without a server
+//! The server module's commands (the decisions, adjust, their counted
+//! forms, block, and the in-flight ones), parsed and decided without a server
 //! (`ratelimit_core::command`, what `module/src/commands.rs` runs), on an
 //! in-memory keyspace (`Store`, Redis's semantics) that first gets values
 //! at its keys: the library's own states, and what another program may have
@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use libfuzzer_sys::fuzz_target;
 use ratelimit_core::buckets::pack_state;
 use ratelimit_core::command::{self, Call, Command, Counted};
-use ratelimit_core::entries;
+use ratelimit_core::entries::{self, Limit, Member};
 use ratelimit_core::keyspace::Keyspace;
 use ratelimit_core::metrics;
 use ratelimit_core::store::{Store, Value, Zset};
@@ -48,9 +48,12 @@ fn clock() -> i64 {
 
 const START_US: i64 = 1_700_000_000_000_000;
 const KEYS: [&[u8]; 4] = [b"k0", b"k1", b"k2", b"k3"];
+/// Each key's block key (lock-out), beside it.
+const BLOCKS: [&[u8]; 4] = [b"k0!lockout", b"k1!lockout", b"k2!lockout", b"k3!lockout"];
 /// A counted call's counters' base (its minute's key is `m:<minute>`).
 const BASE: &[u8] = b"m";
-const ALGORITHMS: [&[u8]; 6] = [b"fixed_window", b"sliding_log", b"sliding_blocks", b"token_bucket", b"leaky_bucket", b"gcra"];
+const ALGORITHMS: [&[u8]; 8] =
+    [b"fixed_window", b"sliding_log", b"sliding_blocks", b"token_bucket", b"leaky_bucket", b"gcra", b"anchored_window", b"calendar_window"];
 
 /// A number argument: mostly one of `NUMBERS`, else a small integer.
 fn number(b: &mut Bytes) -> Vec<u8> {
@@ -103,9 +106,16 @@ fn call_args(b: &mut Bytes, command: Command) -> Vec<Vec<u8>> {
     // n keys from the `first`-th on: distinct (a batch's repeats come from bends).
     let (n, first) = (1 + (b.next() % 4) as usize, b.next() as usize);
     let counted = command.counted();
-    let mut args = vec![command.name().as_bytes().to_vec(), (n + counted as usize).to_string().into_bytes()];
+    // Decisions: the keys, then their block keys; block: block keys only.
+    let decides = command != Command::Block;
+    let mut args = vec![command.name().as_bytes().to_vec(), ((1 + decides as usize) * n + counted as usize).to_string().into_bytes()];
+    if decides {
+        for i in 0..n {
+            args.push(KEYS[(first + i) % KEYS.len()].to_vec());
+        }
+    }
     for i in 0..n {
-        args.push(KEYS[(first + i) % KEYS.len()].to_vec());
+        args.push(BLOCKS[(first + i) % BLOCKS.len()].to_vec());
     }
     if counted {
         // The base, then the counting arguments: a name, dry run, pending counts.
@@ -118,15 +128,24 @@ fn call_args(b: &mut Bytes, command: Command) -> Vec<Vec<u8>> {
             _ => token(b),
         });
     }
-    if command == Command::HitMany {
+    if command == Command::Block {
         args.push(number(b));
+        if b.next() % 2 == 1 {
+            args.push((clock() + i64::from(b.next()) * 1000).to_string().into_bytes());
+        }
     } else {
         let adjust = matches!(command, Command::Adjust | Command::AdjustCounted);
         let members = if adjust || matches!(command, Command::Compound | Command::CompoundPeek | Command::CompoundCounted) { n } else { 1 };
         for _ in 0..members {
+            // The lockout in ms, then the algorithm.
+            args.push(if b.next() % 2 == 1 { b"0".to_vec() } else { number(b) });
             let name = ALGORITHMS[b.next() as usize % ALGORITHMS.len()];
             args.push(name.to_vec());
-            let nargs = if matches!(name, b"fixed_window" | b"token_bucket" | b"gcra") { 2 } else { 3 };
+            let nargs = match name {
+                b"fixed_window" | b"token_bucket" | b"gcra" => 2,
+                b"calendar_window" => 5,
+                _ => 3,
+            };
             for _ in 0..nargs {
                 args.push(number(b));
             }
@@ -156,11 +175,12 @@ fn call_args(b: &mut Bytes, command: Command) -> Vec<Vec<u8>> {
     args
 }
 
-/// A policy that wrote a key: an algorithm with its arguments, or hit_many's window.
+/// A policy that wrote a key: an algorithm with its arguments, or a block (block(), a lockout).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Writer {
     Algorithm(Algorithm),
-    Hits(i64),
+    Block,
+    Inflight,
 }
 
 /// A member that always fits, at a key of its own.
@@ -171,10 +191,12 @@ const PARTNER: &[u8] = b"kx";
 /// compound answers as the decision alone does (allowed or not, or the
 /// same refusal), and a refused one writes nothing. (So every path of one
 /// decision is also tried where other members write around it.)
-fn as_members(store: &Store, key: &[u8], algo: &Algorithm, cost: f64, now: Option<f64>, peek: bool) {
-    let alone = entries::decide(&mut store.clone(), key, algo, cost, now, peek);
-    let partner = Algorithm::parse(b"token_bucket", &[b"1099511627776", b"1000000"]).unwrap();
-    for (at, members) in [[(key, *algo), (PARTNER, partner)], [(PARTNER, partner), (key, *algo)]].into_iter().enumerate() {
+fn as_members(store: &Store, key: &[u8], block: &[u8], limit: &Limit, cost: f64, now: Option<f64>, peek: bool) {
+    let alone = entries::decide(&mut store.clone(), key, block, limit, cost, now, peek);
+    let partner = Limit { algo: Algorithm::parse(b"token_bucket", &[b"1099511627776", b"1000000"]).unwrap(), lockout_ms: 0.0 };
+    let me = Member { key, block, limit: *limit };
+    let other = Member { key: PARTNER, block: b"kx!lockout", limit: partner };
+    for (at, members) in [[me.clone(), other.clone()], [other.clone(), me.clone()]].into_iter().enumerate() {
         let mut copy = store.clone();
         let before = copy.snapshot();
         match (entries::compound(&mut copy, &members, cost, now, peek), &alone) {
@@ -251,13 +273,15 @@ fuzz_target!(|data: &[u8]| {
         if let Call::One { now: Some(now), .. }
         | Call::Many { now: Some(now), .. }
         | Call::Compound { now: Some(now), .. }
-        | Call::Adjust { now: Some(now), .. } = call
+        | Call::Adjust { now: Some(now), .. }
+        | Call::Block { now: Some(now), .. }
+        | Call::Inflight { now: Some(now), .. } = call
         {
             NOW_US.store(now as i64, Ordering::Relaxed);
         }
         let before = store.snapshot();
-        if let Call::One { key, algo, cost, now, peek, .. } = &call {
-            as_members(&store, key, algo, *cost, *now, *peek);
+        if let Call::One { key, block, limit, cost, now, peek, .. } = &call {
+            as_members(&store, key, block, limit, *cost, *now, *peek);
         }
         if ratelimit_fuzz::show() {
             eprintln!("keys: {before:?}\ncall: {:?}", argv.iter().map(|a| String::from_utf8_lossy(a)).collect::<Vec<_>>());
@@ -277,10 +301,15 @@ fuzz_target!(|data: &[u8]| {
         // its own: a sliding window whose slices became longer reads old
         // slice numbers as slices centuries ahead (fuzz/README.md).
         let policies: Vec<(&[u8], Writer)> = match &call {
-            Call::One { key, algo, .. } => vec![(*key, Writer::Algorithm(*algo))],
-            Call::Many { keys, algo, .. } => keys.iter().map(|k| (*k, Writer::Algorithm(*algo))).collect(),
-            Call::Hits { keys, window_ms, .. } => keys.iter().map(|k| (*k, Writer::Hits(*window_ms))).collect(),
-            Call::Compound { members, .. } | Call::Adjust { members, .. } => members.iter().map(|(k, a)| (*k, Writer::Algorithm(*a))).collect(),
+            Call::One { key, block, limit, .. } => vec![(*key, Writer::Algorithm(limit.algo)), (*block, Writer::Block)],
+            Call::Many { keys, blocks, limit, .. } => {
+                keys.iter().map(|k| (*k, Writer::Algorithm(limit.algo))).chain(blocks.iter().map(|b| (*b, Writer::Block))).collect()
+            }
+            Call::Compound { members, .. } | Call::Adjust { members, .. } => {
+                members.iter().flat_map(|m| [(m.key, Writer::Algorithm(m.limit.algo)), (m.block, Writer::Block)]).collect()
+            }
+            Call::Block { blocks, .. } => blocks.iter().map(|b| (*b, Writer::Block)).collect(),
+            Call::Inflight { key, .. } => vec![(*key, Writer::Inflight)],
         };
         let ours = |keys: &[&[u8]]| ours(&writers, &before, &policies, keys);
         // Only the call's own keys change, and a counted call's counters.
@@ -288,7 +317,7 @@ fuzz_target!(|data: &[u8]| {
             Call::One { counted, .. } | Call::Many { counted, .. } | Call::Compound { counted, .. } | Call::Adjust { counted, .. } => {
                 counted.as_ref()
             }
-            Call::Hits { .. } => None,
+            Call::Block { .. } | Call::Inflight { .. } => None,
         };
         let counters = counted.map(|Counted { base, .. }| metrics::key(base, metrics::minute(clock() as f64)));
         for (key, ..) in before.iter().chain(&after) {
@@ -326,7 +355,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             Call::Compound { members, peek, .. } => {
-                let each = replies::compound(&reply, members.len(), ours(&members.iter().map(|(k, _)| *k).collect::<Vec<_>>()));
+                let each = replies::compound(&reply, members.len(), ours(&members.iter().map(|m| m.key).collect::<Vec<_>>()));
                 let allowed = each.iter().all(|a| a.allowed);
                 if counted.is_some() && exact {
                     assert_eq!(added, 1 + carried, "a counted compound's counters");
@@ -334,20 +363,23 @@ fuzz_target!(|data: &[u8]| {
                 if *peek {
                     assert_eq!(before, after, "a compound peek wrote");
                 } else if !allowed {
-                    for (key, _) in members {
-                        assert_eq!(value_of(&before, key), value_of(&after, key), "a denied compound wrote a value");
+                    for m in members {
+                        assert_eq!(value_of(&before, m.key), value_of(&after, m.key), "a denied compound wrote a value");
                     }
                 }
             }
             // Refunds and charges write whatever they answer; a refused booking writes nothing.
             Call::Adjust { members, .. } => {
-                replies::compound(&reply, members.len(), ours(&members.iter().map(|(k, _)| *k).collect::<Vec<_>>()));
+                replies::compound(&reply, members.len(), ours(&members.iter().map(|m| m.key).collect::<Vec<_>>()));
                 if counted.is_some() && exact {
                     assert_eq!(added, 1 + carried, "a counted adjust's counters");
                 }
             }
-            Call::Many { keys, .. } | Call::Hits { keys, .. } => {
-                let failed = replies::records(&reply, keys.len(), matches!(call, Call::Hits { .. }), ours(keys));
+            Call::Block { blocks, .. } => assert_eq!(reply.len(), 8 * blocks.len(), "block replies one double per key"),
+            // An in-flight call: only its own key changes (checked above).
+            Call::Inflight { .. } => {}
+            Call::Many { keys, .. } => {
+                let failed = replies::records(&reply, keys.len(), false, ours(keys));
                 if counted.is_some() && exact {
                     assert_eq!(added, failed.iter().filter(|f| !**f).count() as i128 + carried, "a counted batch's counters");
                 }

@@ -1,7 +1,7 @@
 //! Replies as the extension reads them off the wire: any bytes through
 //! redis-rs's RESP parser (the one its connections read with), then every
 //! reader of a reply the extension has: an answer (take, peek, compound),
-//! a batch's records and error texts (take_many), hit_many's counts, the
+//! a batch's records and error texts (take_many), the
 //! `Outcome` a policy makes of an answer, redis-cell's tuple, `COMMAND INFO`
 //! for the module and for FCALL, `ROLE`, and a sentinel's master address.
 //!
@@ -16,7 +16,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ratelimit::limiter::{gcra, Outcome};
-use ratelimit::entry::reply::{count_and_ttl, functions_in, module_commands_in, Ints};
+use ratelimit::entry::reply::{functions_in, module_commands_in, Ints};
 use ratelimit::redis::conn::role_in;
 use ratelimit::redis::pool::sentinel::master_in;
 use ratelimit_fuzz::Bytes;
@@ -54,9 +54,6 @@ fuzz_target!(|data: &[u8]| {
             assert!((2..=4).contains(&ints.as_slice().len()), "{ints:?}");
             if let Ok(o) = Outcome::from_reply(limit, ints.as_slice()) {
                 check(&o, limit);
-            }
-            if let Ok((count, ttl)) = count_and_ttl(ints) {
-                check(&Outcome::from_count(limit, count, ttl), limit);
             }
         }
     }

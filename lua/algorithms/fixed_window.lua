@@ -1,10 +1,6 @@
 -- Fixed window: the articles' INCR + EXPIRE, made atomic. A window opens at the
 -- key's first accepted request and lasts the window; the key's TTL is the window,
 -- so the Redis server's clock closes it. Denied requests write nothing.
--- (A cost-1 consume of one limiter skips the script: SET NX PX + INCRBY +
--- PTTL in one round trip, src/redis/counter.rs; a cost-1 consumeMany is one
--- call of hit_many, which runs `hit` below for every key.)
---
 -- Key      a string counter with a TTL of at most one window: an integer as
 --          INCRBY reads one, below 2^53 (any other value is refused before
 --          anything is written, so no later member of a compound fails on it)
@@ -127,18 +123,4 @@ ALGORITHMS.fixed_window = {
     return 0, reset, reset
   end,
 
-  -- A cost-1 hit without check and commit, as src/redis/counter.rs makes one
-  -- (for consumeMany's hit_many, entries.lua): count it (a denied one too,
-  -- as the contract allows for cost 1), give a counter without expiry (a new
-  -- window) the window, read the time left. Returns its record for
-  -- each_key: {ms left, count, 0, 0} (ms left first: never -1, the error mark).
-  hit = function(key, window_ms)
-    local count = redis.call('INCRBY', key, '1')
-    local ttl = redis.call('PTTL', key)
-    if ttl < 0 then
-      redis.call('PEXPIRE', key, window_ms)
-      ttl = num(window_ms)
-    end
-    return struct.pack('<dddd', ttl, count, 0, 0)
-  end,
 }

@@ -55,10 +55,6 @@ pub fn take_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::TakeMany, ctx, &args))
 }
 
-pub fn hit_many(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
-    guarded(|| run(Command::HitMany, ctx, &args))
-}
-
 pub fn compound_take(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::Compound, ctx, &args))
 }
@@ -101,4 +97,8 @@ pub fn inflight_renew(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
 
 pub fn inflight_count(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
     guarded(|| run(Command::InflightCount, ctx, &args))
+}
+
+pub fn block(ctx: &Context, args: Vec<RedisString>) -> RedisResult {
+    guarded(|| run(Command::Block, ctx, &args))
 }

@@ -25,14 +25,14 @@ redis_module! {
     name: "ratelimit",
     // 2: the compounds' reply is every member's answer, under new names
     // (`ratelimit.compound2…`, ratelimit_core::command says why).
-    version: 2,
+    // 3: every decision also reads its block keys (lock-out), and ratelimit.block.
+    version: 3,
     allocator: (std::alloc::System, std::alloc::System),
     data_types: [],
     commands: [
         ["ratelimit.take", commands::take, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.peek", commands::peek, "readonly getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_many", commands::take_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
-        ["ratelimit.hit_many", commands::hit_many, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound2", commands::compound_take, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.compound2_peek", commands::compound_peek, "readonly getkeys-api", 2, 2, 1, ""],
         ["ratelimit.take_counted", commands::take_counted, "write deny-oom getkeys-api", 2, 2, 1, ""],
@@ -44,5 +44,6 @@ redis_module! {
         ["ratelimit.inflight_release", commands::inflight_release, "write getkeys-api", 2, 2, 1, ""],
         ["ratelimit.inflight_renew", commands::inflight_renew, "write deny-oom getkeys-api", 2, 2, 1, ""],
         ["ratelimit.inflight_count", commands::inflight_count, "readonly getkeys-api", 2, 2, 1, ""],
+        ["ratelimit.block", commands::block, "write deny-oom getkeys-api", 2, 2, 1, ""],
     ],
 }

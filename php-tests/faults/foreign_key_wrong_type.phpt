@@ -19,7 +19,7 @@ var_dump($l->isAllowed('list'));
 ?>
 --EXPECTF--
 RateLimiterException: Redis at redis://127.0.0.1:%d: WRONGTYPE Operation against a key holding the wrong kind of value
-RateLimiterException: Redis at redis://127.0.0.1:%d: ERR value is not an integer or out of range
+RateLimiterException: Redis at redis://127.0.0.1:%d: ERR ratelimit: the key holds a value that is not a fixed-window counter
 array(2) {
   [0]=>
   string(1) "a"

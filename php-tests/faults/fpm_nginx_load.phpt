@@ -42,12 +42,12 @@ echo "same 4 workers: ", json_encode(count(explode(' ', $w[1] ?? '')) === 4 && (
 ?>
 --EXPECT--
 exit code 0
-  id1: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 700
-  id2: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 700
-  id3: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 700
-  id4: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 700
-  id5: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 700
-  id6: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 700
+  id1: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 100
+  id2: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 100
+  id3: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 100
+  id4: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 100
+  id5: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 100
+  id6: 200 x 100, 429 x 600, other x 0; ab: 100 accepted of 700, 0 failed; redis counter 100
 fpm-load: OK
 connections <= 4 at once, distinct, now, opened: [true,true,true,true]
 same 4 workers: true

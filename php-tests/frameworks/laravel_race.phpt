@@ -38,5 +38,5 @@ foreach (['stock' => false, 'drop-in' => true] as $name => $dropIn) {
 --EXPECTF--
 stock: %d of 240 accepted, counter %d (%f s)
 stock, two limits: %d of 160 accepted, per-IP counter %d, per-user counter %d
-drop-in: 120 of 240 accepted, counter 240
+drop-in: 120 of 240 accepted, counter 120
 drop-in, two limits: 50 of 160 accepted, per-IP counter 50, per-user counter 50

@@ -127,5 +127,5 @@ drop-in: RateLimit\Laravel\ExtensionRateLimiter, RateLimit\Laravel\ThrottleReque
 200 X-RateLimit-Limit=3 X-RateLimit-Remaining=0 ok
 429 X-RateLimit-Limit=3 X-RateLimit-Remaining=0 Retry-After=~60 X-RateLimit-Reset=now+~60 { "message": "Too Many Attempts." }
 == Limit::after() (Laravel 11+): as stock, failures counted
-drop-in counter for /fixed: 8, ttl about 60
+drop-in counter for /fixed: 5, ttl about 60
 no timer key: true

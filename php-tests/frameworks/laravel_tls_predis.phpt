@@ -24,8 +24,8 @@ rl_laravel_on('client certificate: local_cert, local_pk', rl_laravel_tls_redis('
 == scheme tls, ssl: cafile, verify_peer
 in charge: the drop-in
 throttle:5,1: stock 200/4, stock 200/3, stock 200/2, drop-in 200/1, drop-in 200/0, drop-in 429/0, drop-in 429/0
-stock's key '7', ttl set
-8 processes on throttle:120,1: 120 of 240 accepted, counter 240
+stock's key '5', ttl set
+8 processes on throttle:120,1: 120 of 240 accepted, counter 120
 8 processes on 100 per IP + 50 per user: 50 of 160 accepted, counters 50 and 50
 /race: 1.00 round trips per request (10x200)
 /fixed: 1.00 round trips per request (4x200,4x429)
@@ -33,8 +33,8 @@ stock's key '7', ttl set
 == url rediss://
 in charge: the drop-in
 throttle:5,1: stock 200/4, stock 200/3, stock 200/2, drop-in 200/1, drop-in 200/0, drop-in 429/0, drop-in 429/0
-stock's key '7', ttl set
+stock's key '5', ttl set
 == client certificate: local_cert, local_pk
 in charge: the drop-in
 throttle:5,1: stock 200/4, stock 200/3, stock 200/2, drop-in 200/1, drop-in 200/0, drop-in 429/0, drop-in 429/0
-stock's key '7', ttl set
+stock's key '5', ttl set

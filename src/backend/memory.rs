@@ -127,7 +127,8 @@ impl MemoryTarget {
     /// (no other thread's decision comes between them), each standing alone.
     pub fn decide_many<K: AsRef<[u8]>>(&self, c: &EntryCall<K>) -> Result<Vec<Result<Ints>>> {
         let bytes = self.run(c).map_err(|e| self.failed(e))?;
-        let n = c.keys.len() - usize::from(c.entry.counted());
+        // The decided keys, then their block keys (then the counters' base).
+        let n = (c.keys.len() - usize::from(c.entry.counted())) / 2;
         let records = Ints::many_from_bytes(&bytes, n).ok_or_else(|| self.failed(Refused(format!("unexpected reply {bytes:?}"))))?;
         Ok(records.into_iter().map(|r| r.map_err(|text| self.failed(Refused(String::from_utf8_lossy(text).into_owned())))).collect())
     }

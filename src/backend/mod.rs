@@ -22,9 +22,9 @@ use crate::entry::library::Entry;
 use crate::entry::reply::as_result;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
+use crate::redis::decide;
 use crate::redis::pool::TargetConnections;
 use crate::redis::rules::time::Timeouts;
-use crate::redis::{counter, decide};
 
 #[derive(Clone)]
 pub enum Backend {
@@ -41,20 +41,9 @@ pub struct Reach {
     pub server_module: bool,
 }
 
-/// What a decision answered: a fixed window's counter after a hit (count,
-/// ms left in the window), or an entry point's answer (`crate::entry::reply`).
-pub enum Answer {
-    Count((i64, i64)),
-    Ints(Ints),
-}
-
 /// Several answers, each standing alone (a key holding a foreign value
 /// fails only its own).
-pub type Answers = Vec<Result<Answer>>;
-
-fn ints_of<E>(all: Vec<std::result::Result<Ints, E>>) -> Vec<std::result::Result<Answer, E>> {
-    all.into_iter().map(|r| r.map(Answer::Ints)).collect()
-}
+pub type Answers = Vec<Result<Ints>>;
 
 impl Backend {
     /// Whether both decide in the same place (one target's connections, one store).
@@ -93,45 +82,24 @@ impl Backend {
     /// (at most `keys` keys: `limiter::local`, `ratelimit.on_error = local`),
     /// with no network. A `memory://` store has no other place to decide:
     /// its own failures are answers.
+    /// The call's keys are decided keys then as many block keys (an
+    /// uncounted decision or adjust: `limiter::local`); only the decided
+    /// keys count toward the bound, since a block key always has an expiry
+    /// and goes by itself.
     pub fn decide_locally<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, keys: usize) -> Result<Ints> {
         match self {
-            Backend::Redis(conns) => conns.with_local(call.keys, keys, |store| memory::decide_on(store, call)),
+            Backend::Redis(conns) => conns.with_local(&call.keys[..call.keys.len() / 2], keys, |store| memory::decide_on(store, call)),
             Backend::Memory(store) => Err(Error::Redis(format!("{}{}: no local answer for a memory store", memory::SCHEME, store.name()))),
-        }
-    }
-
-    /// `decide`, or, with `hit_window_ms`, a fixed window's cost-1 consume
-    /// of that window, which a single server answers with its scriptless
-    /// pipeline (`redis::counter`: cheaper than any script, the same count);
-    /// a cluster (a pipeline cannot be redirected command by command) and a
-    /// memory store decide `call`.
-    pub fn decide_or_hit<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answer> {
-        match (self, hit_window_ms) {
-            (Backend::Redis(conns), Some(window_ms)) => conns.run_routed(
-                reach.timeouts,
-                call.keys.first().map(AsRef::as_ref),
-                #[inline]
-                |conn| match conn.is_cluster() {
-                    false => counter::hit(conn, call.keys[0].as_ref(), window_ms).map(Answer::Count),
-                    true => decide::decide(conn, call, reach.server_module).map(Answer::Ints),
-                },
-            ),
-            _ => self.decide(call, reach).map(Answer::Ints),
         }
     }
 
     /// One decision per key of `many` (`Entry::TakeMany`, or
     /// `TakeManyCounted`: its last key the counters' base), in order, in one
-    /// call. `hit_window_ms` as for `decide`: on Redis every key's fixed
-    /// window hit in one pipeline.
-    pub fn decide_many<K: AsRef<[u8]>>(&self, many: &EntryCall<K>, hit_window_ms: Option<i64>, reach: Reach) -> Result<Answers> {
+    /// call.
+    pub fn decide_many<K: AsRef<[u8]>>(&self, many: &EntryCall<K>, reach: Reach) -> Result<Answers> {
         match self {
-            Backend::Memory(store) => store.decide_many(many).map(ints_of),
-            Backend::Redis(conns) => conns.run_many(reach.timeouts, |conn| match hit_window_ms {
-                Some(window_ms) => counter::hit_many(conn, many.keys, window_ms, reach.server_module)
-                    .map(|all| all.into_iter().map(|r| r.map(Answer::Count)).collect()),
-                None => decide::decide_many(conn, many, reach.server_module).map(ints_of),
-            }),
+            Backend::Memory(store) => store.decide_many(many),
+            Backend::Redis(conns) => conns.run_many(reach.timeouts, |conn| decide::decide_many(conn, many, reach.server_module)),
         }
     }
 

@@ -17,9 +17,9 @@ pub struct EntryCall<'a, K> {
     /// A counted entry's counting arguments (`metrics::counting_args`); else none.
     pub counting: &'a [Vec<u8>],
     /// The policy's algorithm name and arguments (for a compound, every
-    /// member's in order; none for `HitMany`).
+    /// member's in order; none for `Block`).
     pub args: &'a PolicyArgs,
-    /// The cost, then a test's clock when there is one (`HitMany`: its window).
+    /// The cost, then a test's clock when there is one (`Block`: its ms).
     pub per_call: &'a [i64],
 }
 
@@ -39,6 +39,11 @@ impl PolicyArgs {
             crate::entry::resp::bulk(&mut resp, w);
         }
         PolicyArgs { words, resp }
+    }
+
+    /// The words, in order.
+    pub fn words(&self) -> &[Vec<u8>] {
+        &self.words
     }
 
     /// `parts`' words one after another (a compound's members').

@@ -13,7 +13,7 @@
 use once_cell::sync::Lazy;
 
 /// The library without its wrapper: what both forms share (the clock, the
-/// helpers, the algorithms, the counters of `ratelimit.metrics = redis`, the entries).
+/// helpers, the algorithms, the counters of `ratelimit.metrics = redis`, the lock-outs, the entries).
 const BODY: &str = concat!(
     include_str!("../../lua/clock.lua"),
     include_str!("../../lua/library.lua"),
@@ -24,13 +24,16 @@ const BODY: &str = concat!(
     include_str!("../../lua/algorithms/token_bucket.lua"),
     include_str!("../../lua/algorithms/leaky_bucket.lua"),
     include_str!("../../lua/algorithms/gcra.lua"),
+    include_str!("../../lua/algorithms/calendar_window.lua"),
     include_str!("../../lua/metrics.lua"),
+    include_str!("../../lua/lockout.lua"),
     include_str!("../../lua/entries.lua"),
     include_str!("../../lua/concurrency.lua"),
 );
 
-/// An entry point of `lua/entries.lua`: the same nine as the server
-/// module's commands, one table in core (`Command::entry` names the Lua
+/// An entry point of `lua/entries.lua` (and `lua/lockout.lua`'s `block`,
+/// `lua/concurrency.lua`'s in-flight ones): the same as the server module's
+/// commands, one table in core (`Command::entry` names the Lua
 /// function, `Command::name` the module's command, with the same arguments
 /// after the keys and the same reply; `Command::counted` ones count their
 /// decisions in the same call, `lua/metrics.lua`).
@@ -63,7 +66,9 @@ mod tests {
 
     #[test]
     fn every_module_command_has_its_lua_entry_point() {
-        let entries = concat!(include_str!("../../lua/entries.lua"), include_str!("../../lua/concurrency.lua"));
+        // The decision entries, in-flight's, and lock-out's `block` beside its helpers.
+        let entries =
+            concat!(include_str!("../../lua/entries.lua"), include_str!("../../lua/concurrency.lua"), include_str!("../../lua/lockout.lua"));
         for command in Entry::ALL {
             assert!(entries.contains(&format!("register('{}',", command.entry())), "{command:?}");
             // Registered `no-writes` exactly where the command writes nothing.

@@ -64,7 +64,7 @@ impl Ints {
         Ints { vals, len, more: Vec::new() }
     }
 
-    /// The reply of `take_many` (and `hit_many`) for `n` keys: per key 4
+    /// The reply of `take_many` for `n` keys: per key 4
     /// doubles {remaining, reset, retry, delay}, then the error texts of the
     /// keys whose record is {-1, text length, 0, 0}.
     pub fn many_from_bytes(bytes: &[u8], n: usize) -> Option<Vec<Record<'_>>> {
@@ -113,15 +113,6 @@ fn whole(x: f64) -> Option<i64> {
     (n as f64 == x && x < 9_223_372_036_854_775_808.0).then_some(n)
 }
 
-/// A `hit_many` record, {ms left, count, 0, 0}, read as `take_many`'s are:
-/// (the count including the hit, ms left in the window).
-pub fn count_and_ttl(ints: Ints) -> RedisResult<(i64, i64)> {
-    match *ints.as_slice() {
-        [ttl, count] => Ok((count, ttl)),
-        _ => Err(unexpected(&Value::Int(ints.as_slice().len() as i64))),
-    }
-}
-
 /// A reply that is an error reply, as the error (a cluster connection hands
 /// one over so already): the one place where a server's error reply becomes
 /// an error, for every reader of replies (`redis::rules::retry` then says
@@ -164,7 +155,7 @@ pub fn unexpected(v: &Value) -> RedisError {
     RedisError::from((ErrorKind::Parse, "unexpected script reply", format!("{v:?}")))
 }
 
-/// Every master's `COMMAND INFO RATELIMIT.TAKE` reply: do all have the
+/// Every master's `COMMAND INFO RATELIMIT.BLOCK` reply: do all have the
 /// server module's commands? (nil for a command a server does not have).
 pub fn module_commands_in(replies: Vec<Value>) -> RedisResult<bool> {
     let mut any = false;
@@ -234,15 +225,5 @@ mod tests {
         assert_eq!(out[3].as_ref().unwrap().as_slice(), &[2, 5, 0, 9]);
         assert!(Ints::many_from_value(Value::BulkString(doubles(&[1.0; 4])), 2).is_err());
         assert!(Ints::many_from_bytes(&doubles(&[-1.0, 99.0, 0.0, 0.0]), 1).is_none(), "a text longer than the reply");
-    }
-
-    #[test]
-    fn hits_are_records_with_the_time_left_first() {
-        let mut reply = doubles(&[60_000.0, 1.0, 0.0, 0.0, -1.0, 9.0, 0.0, 0.0, 59_000.0, -1.0, 0.0, 0.0]);
-        reply.extend_from_slice(b"WRONGTYPE");
-        let out: Vec<_> = Ints::many_from_value(Value::BulkString(reply), 3).unwrap().into_iter().map(|r| r.and_then(count_and_ttl)).collect();
-        assert_eq!(*out[0].as_ref().unwrap(), (1, 60_000));
-        assert!(out[1].as_ref().unwrap_err().to_string().contains("WRONGTYPE"));
-        assert_eq!(*out[2].as_ref().unwrap(), (-1, 59_000), "a foreign counter may count -1: not an error record");
     }
 }

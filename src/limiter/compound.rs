@@ -134,8 +134,47 @@ impl Compound {
         self.members.iter().try_for_each(|m| m.policy().check_cost(cost))
     }
 
+    /// Every member's words for a call at `now_us` (a test's clock) or now:
+    /// made once, unless a member's windows are calendar units (`Limiter::call_args`).
+    fn call_args(&self, now_us: Option<i64>) -> Result<std::borrow::Cow<'_, PolicyArgs>> {
+        if !self.members.iter().any(|m| m.has_call_args()) {
+            return Ok(std::borrow::Cow::Borrowed(&self.args));
+        }
+        let each = self.members.iter().map(|m| m.call_args(now_us)).collect::<Result<Vec<_>>>()?;
+        Ok(std::borrow::Cow::Owned(PolicyArgs::joined(each.iter().map(|a| &**a))))
+    }
+
+    /// The members' keys of `id`, then their block keys (`lockout`), in member order.
     fn keys(&self, id: &[u8]) -> Result<Vec<Vec<u8>>> {
-        self.members.iter().map(|m| m.key(id)).collect()
+        let keys = self.members.iter().map(|m| m.key(id)).collect::<Result<Vec<_>>>()?;
+        let blocks: Vec<Vec<u8>> = self.members.iter().zip(&keys).map(|(m, k)| m.block_key(k)).collect();
+        Ok([keys, blocks].concat())
+    }
+
+    /// The members' block keys of `id`.
+    fn block_keys(&self, id: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.members.iter().map(|m| Ok(m.block_key(&m.key(id)?))).collect()
+    }
+
+    /// `withLockout()`: the same compound, every member blocking the id
+    /// for at least `lockout_ms` whenever a consuming call is denied (a
+    /// member's own longer lockout is kept).
+    pub fn with_lockout(&self, lockout_ms: i64) -> Result<Compound> {
+        Compound::new(self.members.iter().map(|m| Arc::new(m.with_lockout(m.lockout_ms().max(lockout_ms)))).collect())
+    }
+
+    /// `block()`: every member blocks `id` for `ms`, in one call (see `Limiter::block`).
+    pub fn block(&self, id: &[u8], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
+        crate::limiter::instance::block_keys(self.backend(), &self.block_keys(id)?, ms, opts, now_us)
+    }
+
+    /// `unblock()`: ends every member's block of `id`, in one command.
+    pub fn unblock(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        let blocks = self.block_keys(id)?;
+        for m in &self.members {
+            m.forget(&m.key(id)?);
+        }
+        self.backend().delete(&blocks.iter().map(Vec::as_slice).collect::<Vec<_>>(), timeouts)
     }
 
     /// The reply of `lua/entries.lua`: every member's answer as a batch
@@ -178,9 +217,10 @@ impl Compound {
 
     /// The all-or-nothing decision for `op`, made in this process, each
     /// member at its share of its limit (`limiter::local`).
-    fn local(&self, keys: &[Vec<u8>], op: Op, share: LocalShare) -> Result<Decision> {
+    /// `keys`: the members' keys then their block keys; `args`: the call's words.
+    fn local(&self, keys: &[Vec<u8>], args: &PolicyArgs, op: Op, share: LocalShare) -> Result<Decision> {
         let policies: Vec<&Policy> = self.members.iter().map(|m| m.policy()).collect();
-        let members = local::decide_compound(self.backend(), &policies, keys, op, share)?;
+        let members = local::decide_compound(self.backend(), &policies, args, &keys[..2 * self.members.len()], op, share)?;
         Decision::of(members).ok_or_else(|| Error::Redis("a compound without members".into()))
     }
 
@@ -205,13 +245,13 @@ impl Compound {
             (None, false) => Entry::Compound,
         };
         let keys = if counting.is_some() { self.with_base(&keys) } else { keys };
-        let call =
-            EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
+        let args = self.call_args(now_us)?;
+        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &args, per_call: &per_call[..n] };
         let decided = self.decide_one(&call, opts);
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
-        let decided = local::or_local(decided, opts.on_error, opts.local, |share| self.local(&call.keys[..self.members.len()], op, share));
+        let decided = local::or_local(decided, opts.on_error, opts.local, |share| self.local(call.keys, &args, op, share));
         let (outcome, members) = split(decided);
         self.concluded(&conclude, outcome, members, opts.on_error)
     }
@@ -238,9 +278,10 @@ impl Compound {
         };
         let counting = counting.as_ref().map_or(&[][..], |c| &c[..]);
         let (per_call, n) = Policy::call_args(Op::Consume(cost), None);
+        let args = self.call_args(None)?;
         let decided: Result<Vec<Result<Decision>>> = self
             .backend()
-            .decide_each(entry, &calls, counting, &self.args, &per_call[..n], opts.reach())
+            .decide_each(entry, &calls, counting, &args, &per_call[..n], opts.reach())
             .map(|each| each.into_iter().map(|r| r.and_then(|ints| self.decision(ints.as_slice()))).collect());
         // `on_error = local`: each call Redis could not decide, decided here, in order.
         let decided: Result<Vec<Result<Decision>>> = match decided {
@@ -250,9 +291,7 @@ impl Compound {
         .map(|each: Vec<Result<Decision>>| {
             each.into_iter()
                 .zip(&calls)
-                .map(|(r, keys)| {
-                    local::or_local(r, opts.on_error, opts.local, |share| self.local(&keys[..self.members.len()], Op::Consume(cost), share))
-                })
+                .map(|(r, keys)| local::or_local(r, opts.on_error, opts.local, |share| self.local(keys, &args, Op::Consume(cost), share)))
                 .collect()
         });
         // Concluded as one limiter's batch (`Conclude::batch`); each call's
@@ -272,7 +311,9 @@ impl Compound {
     /// `refund()` or `charge()` of `units` on every member's key of `id`, in
     /// one atomic call (`Limiter::adjust_at` for one limiter): each member
     /// gives back or takes, whatever the others answer; the outcome is
-    /// combined as a decision's.
+    /// combined as a decision's. The members' block keys go with their
+    /// keys: a charge on an id any member blocks takes nothing (a refund
+    /// ignores blocks).
     pub fn adjust_at(&self, id: &[u8], mode: Adjust, units: i64, opts: CallOptions, now_us: Option<i64>) -> Result<Decision> {
         self.members.iter().try_for_each(|m| mode.check(m.policy(), units))?;
         let keys = self.keys(id)?;
@@ -281,27 +322,27 @@ impl Compound {
         let taken = counted.map(Counters::take_unsent);
         let counting = taken.map(|t| metrics::counting_args(&self.name, opts.dry_run, t));
         let (per_call, n) = mode.call_args(units, now_us);
+        let args = self.call_args(now_us)?;
         for (m, key) in self.members.iter().zip(&keys) {
             m.forget(key);
         }
         let keys = if counting.is_some() { self.with_base(&keys) } else { keys };
         let entry = if counting.is_some() { Entry::AdjustCounted } else { Entry::Adjust };
-        let call =
-            EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
+        let call = EntryCall { entry, keys: &keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &args, per_call: &per_call[..n] };
         let decided = self.decide_one(&call, opts);
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
         let decided = local::or_local(decided, opts.on_error, opts.local, |share| {
             let policies: Vec<&Policy> = self.members.iter().map(|m| m.policy()).collect();
-            let members = local::adjust(self.backend(), &policies, &keys[..self.members.len()], mode, units, now_us, share)?;
+            let members = local::adjust(self.backend(), &policies, &args, &keys[..2 * self.members.len()], mode, units, now_us, share)?;
             Decision::of(members).ok_or_else(|| Error::Redis("a compound without members".into()))
         });
         let (outcome, members) = split(decided);
         self.concluded(&conclude, outcome, members, opts.on_error)
     }
 
-    /// Deletes every member's key of `id`, in one command (on a cluster, sent
+    /// Deletes every member's key of `id` and its block, in one command (on a cluster, sent
     /// whole to their slot's master: `Conn::req_command_for_key`).
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let keys = self.keys(id)?;

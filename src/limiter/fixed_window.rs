@@ -10,9 +10,7 @@ use crate::limiter::policy::{Algorithm, Policy};
 pub fn policy(window: f64, limit: i64) -> Result<Policy> {
     let window_ms = params::seconds_to_ms("window", window)?;
     let limit = params::count("limit", limit)?;
-    let mut policy = Policy::new(Algorithm::FixedWindow, vec![arg(window_ms), arg(limit)], limit, "the limit");
-    policy.counter_window_ms = Some(window_ms);
-    Ok(policy)
+    Ok(Policy::new(Algorithm::FixedWindow, vec![arg(window_ms), arg(limit)], limit, "the limit"))
 }
 
 #[cfg(test)]
@@ -23,7 +21,7 @@ mod tests {
     fn parameters_become_script_arguments() {
         let fw = policy(1.5, 10).unwrap();
         assert_eq!(fw.args, [b"1500".to_vec(), b"10".to_vec()]);
-        assert_eq!((fw.algorithm, fw.limit, fw.counter_window_ms), (Algorithm::FixedWindow, 10, Some(1500)));
+        assert_eq!((fw.algorithm, fw.limit), (Algorithm::FixedWindow, 10));
     }
 
     #[test]

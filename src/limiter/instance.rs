@@ -5,23 +5,26 @@
 //! `ratelimit.metrics`). No Zval and no ini setting here: the PHP
 //! layer passes the prefix, timeouts, `on_error`, dry run and metrics in.
 
+use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use ratelimit_core::Algorithm;
 
-use crate::backend::{Answer, Backend, Reach};
+use crate::backend::{Backend, Reach};
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
 use crate::limiter::adjust::Adjust;
 use crate::limiter::block_cache::with_cache;
+use crate::limiter::calendar::{self, Calendar};
 use crate::limiter::conclude::Conclude;
 use crate::limiter::local::{self, LocalShare};
+use crate::limiter::lockout;
 use crate::limiter::params::{self, MAX_KEY_BYTES};
-use crate::limiter::{OnError, Op, Outcome, Policy, Source};
+use crate::limiter::{Algorithm as Kind, OnError, Op, Outcome, Policy, Source};
 use crate::metrics::{self, layout, Counters, Mode};
 use crate::redis::pool::Timeouts;
 
@@ -52,7 +55,9 @@ impl CallOptions {
 
 pub struct Limiter {
     policy: Policy,
-    /// The algorithm's name and arguments: every call's (`EntryCall::args`).
+    /// `withLockout()`'s block in ms on a denial; 0: none.
+    lockout_ms: i64,
+    /// The lockout, the algorithm's name and arguments: every call's (`EntryCall::args`).
     args: PolicyArgs,
     backend: Backend,
     /// `ratelimit.key_prefix . $keyPrefix`, fixed at construction.
@@ -69,6 +74,24 @@ pub struct Limiter {
     counters: OnceLock<Arc<Counters>>,
     /// On a cluster, the counters' base key of every slot (`ratelimit.metrics = redis`).
     metrics_bases: OnceLock<Arc<layout::Bases>>,
+    /// On a cluster, the empty id's block key (found by a search: `lockout`).
+    bare_block: OnceLock<Vec<u8>>,
+    /// `withCalendar()`: the windows' edges, sent with each call (`calendar`).
+    calendar: Option<Arc<Calendar>>,
+}
+
+/// The words every call of a policy sends: the lockout, the algorithm's name, its arguments.
+fn policy_args(policy: &Policy, lockout_ms: i64) -> PolicyArgs {
+    let mut words = vec![lockout_ms.to_string().into_bytes(), policy.algorithm.name().as_bytes().to_vec()];
+    words.extend(policy.args.iter().cloned());
+    PolicyArgs::new(words)
+}
+
+/// Tells a policy's block-cache entries from another's (its lockout and calendar included).
+fn fingerprint(policy: &Policy, lockout_ms: i64, calendar: Option<&Calendar>) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (policy.algorithm, &policy.args, lockout_ms, calendar.map(|c| (format!("{:?}", c.unit), &c.zone_name))).hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Limiter {
@@ -77,26 +100,102 @@ impl Limiter {
     pub fn new(policy: Policy, backend: Backend, global_prefix: &[u8], key_prefix: &[u8]) -> Result<Self> {
         params::key_prefix(key_prefix)?;
         let prefix = [global_prefix, key_prefix].concat();
-        let mut name_and_args = vec![policy.algorithm.name().as_bytes().to_vec()];
-        name_and_args.extend(policy.args.iter().cloned());
-        let args = PolicyArgs::new(name_and_args);
+        let args = policy_args(&policy, 0);
         // What the module and a `memory://` store will read: refused here, not on every call.
         let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
         Algorithm::parse(policy.algorithm.name().as_bytes(), &words).map_err(|e| Error::Redis(e.0))?;
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (policy.algorithm, &policy.args).hash(&mut hasher);
         let hash_tag = backend.is_cluster();
         Ok(Limiter {
+            fingerprint: fingerprint(&policy, 0, None),
             policy,
+            lockout_ms: 0,
             args,
             backend,
             prefix,
-            fingerprint: hasher.finish(),
             hash_tag,
             global_prefix: global_prefix.to_vec(),
             counters: OnceLock::new(),
             metrics_bases: OnceLock::new(),
+            bare_block: OnceLock::new(),
+            calendar: None,
         })
+    }
+
+    /// This limiter's target and keys with another policy, lockout or calendar.
+    fn copy(&self, policy: Policy, lockout_ms: i64, calendar: Option<Arc<Calendar>>) -> Limiter {
+        Limiter {
+            args: policy_args(&policy, lockout_ms),
+            fingerprint: fingerprint(&policy, lockout_ms, calendar.as_deref()),
+            policy,
+            lockout_ms,
+            backend: self.backend.clone(),
+            prefix: self.prefix.clone(),
+            hash_tag: self.hash_tag,
+            global_prefix: self.global_prefix.clone(),
+            counters: OnceLock::new(),
+            metrics_bases: OnceLock::new(),
+            bare_block: OnceLock::new(),
+            calendar,
+        }
+    }
+
+    /// `withLockout()`: the same limiter (target, keys, policy) that blocks
+    /// an id for `lockout_ms` whenever one of its consuming calls is denied.
+    pub fn with_lockout(&self, lockout_ms: i64) -> Limiter {
+        self.copy(self.policy.clone(), lockout_ms, self.calendar.clone())
+    }
+
+    /// `withAnchor()` and `withCalendar()` of a fixed window (`windows`):
+    /// the same limiter on the same keys, its windows on the calendar.
+    pub fn with_windows(&self, windows: Windows) -> Result<Limiter> {
+        let limit = params::arg(self.policy.limit);
+        let (algorithm, args, calendar) = match (windows, self.policy.algorithm) {
+            (Windows::Anchored { anchor_ms }, Kind::FixedWindow | Kind::AnchoredWindow) => {
+                (Kind::AnchoredWindow, vec![self.policy.args[0].clone(), limit, params::arg(anchor_ms)], None)
+            }
+            (Windows::Calendar(c), Kind::FixedWindow | Kind::AnchoredWindow | Kind::CalendarWindow) => {
+                (Kind::CalendarWindow, vec![limit], Some(Arc::new(c)))
+            }
+            (Windows::Anchored { .. }, _) => return Err(Error::value("anchor", "cannot anchor windows that are calendar units")),
+            _ => return Err(Error::Redis("calendar windows are a fixed window's only".into())),
+        };
+        let policy = Policy { algorithm, args, ..self.policy.clone() };
+        if algorithm == Kind::AnchoredWindow {
+            // What the module and a `memory://` store will read: refused here, not on every call.
+            let words: Vec<&[u8]> = policy.args.iter().map(Vec::as_slice).collect();
+            Algorithm::parse(algorithm.name().as_bytes(), &words).map_err(|_| Error::value("anchor", "must be an instant from 1970 to 2112"))?;
+        }
+        Ok(self.copy(policy, self.lockout_ms, calendar))
+    }
+
+    /// The words of a call made at `now_us` (a test's clock) or now: the
+    /// policy's, and for calendar windows their edges around that instant.
+    pub fn call_args(&self, now_us: Option<i64>) -> Result<Cow<'_, PolicyArgs>> {
+        let Some(calendar) = &self.calendar else { return Ok(Cow::Borrowed(&self.args)) };
+        let now_ms = now_us.map_or_else(calendar::now_ms, |us| us.div_euclid(1000));
+        let mut words = vec![self.lockout_ms.to_string().into_bytes(), self.policy.algorithm.name().as_bytes().to_vec()];
+        words.extend(self.policy.args.iter().cloned());
+        words.extend(calendar.edges(now_ms)?.iter().map(|e| e.to_string().into_bytes()));
+        Ok(Cow::Owned(PolicyArgs::new(words)))
+    }
+
+    /// Whether each call sends words of its own (calendar windows).
+    pub fn has_call_args(&self) -> bool {
+        self.calendar.is_some()
+    }
+
+    /// The lockout in ms (0: none).
+    pub fn lockout_ms(&self) -> i64 {
+        self.lockout_ms
+    }
+
+    /// The block key beside the limiter key `key` (`lockout`): in its slot on a cluster.
+    pub fn block_key(&self, key: &[u8]) -> Vec<u8> {
+        match self.hash_tag {
+            false => lockout::block_key(key, self.prefix.len()),
+            true if key.len() == self.prefix.len() => self.bare_block.get_or_init(|| lockout::block_key_in_slot(key, self.prefix.len())).clone(),
+            true => lockout::block_key_in_slot(key, self.prefix.len()),
+        }
     }
 
     /// The counters of this limiter's key prefix in this process.
@@ -195,44 +294,37 @@ impl Limiter {
         // Counted: the counting arguments first, and the counters' base as a second key.
         let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
         let base = counting.as_ref().map(|_| self.metrics_base(&key));
-        let both = [key.as_slice(), base.as_deref().unwrap_or_default()];
-        let keys = &both[..1 + usize::from(base.is_some())];
+        let block = self.block_key(&key);
+        let all = [key.as_slice(), &block, base.as_deref().unwrap_or_default()];
+        let keys = &all[..2 + usize::from(base.is_some())];
         let entry = match (&counting, op.is_peek()) {
             (Some(_), _) => Entry::TakeCounted,
             (None, true) => Entry::Peek,
             (None, false) => Entry::Take,
         };
-        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &self.args, per_call: &per_call[..n] };
-        // A fixed window's cost-1 consume is three plain commands on every
-        // path (the module's command would be no faster, and counts the
-        // same), except on a Redis Cluster (`counter`: a pipeline cannot be
-        // redirected command by command there), where it is the library's
-        // or the module's one call, as for any other cost; and unless the
-        // decision must count itself (a pipeline cannot count what it does
-        // not know the answer of yet).
-        let counter = match (self.policy.counter_window_ms, op, now_us, counted) {
-            (Some(window_ms), Op::Consume(1), None, None) => Some(window_ms),
-            _ => None,
-        };
-        let decided = self.backend.decide_or_hit(&call, counter, opts.reach()).and_then(|answer| self.outcome(answer));
+        let args = self.call_args(now_us)?;
+        let call = EntryCall { entry, keys, counting: counting.as_ref().map_or(&[][..], |c| &c[..]), args: &args, per_call: &per_call[..n] };
+        // Every decision reads the id's block in the same call (a block
+        // may come from any process at any time), so a fixed window's cost-1
+        // consume is the library's or the module's call too: a pipeline of
+        // plain commands cannot skip its INCRBY when the id is blocked, and
+        // would count attempts the block denied.
+        let decided = self.backend.decide(&call, opts.reach()).and_then(|ints| self.outcome(ints.as_slice()));
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
         if let (true, Ok(o)) = (cached, &decided) {
             self.remember(&key, op.cost(), o, opts);
         }
-        let decided =
-            local::or_local(decided, opts.on_error, opts.local, |share| local::decide(&self.backend, &self.policy, &key, op, now_us, share));
+        let decided = local::or_local(decided, opts.on_error, opts.local, |share| {
+            local::decide(&self.backend, &self.policy, &args, [&key, &block], op, now_us, share)
+        });
         conclude.one(decided, false)
     }
 
-    /// An answer of either kind as an outcome.
-    fn outcome(&self, answer: Answer) -> Result<Outcome> {
-        let o = match answer {
-            Answer::Count((count, ttl_ms)) => Outcome::from_count(self.limit(), count, ttl_ms),
-            Answer::Ints(ints) => self.policy.outcome(ints.as_slice())?,
-        };
-        Ok(Outcome { source: self.source(), ..o })
+    /// An entry's answer (`Ints`) as an outcome, marked with what decided it.
+    fn outcome(&self, ints: &[i64]) -> Result<Outcome> {
+        Ok(Outcome { source: self.source(), ..self.policy.outcome(ints)? })
     }
 
     /// What decides this limiter's calls: Redis or a `memory://` store.
@@ -283,8 +375,8 @@ impl Limiter {
         if keys.is_empty() {
             return answers.into_iter().map(|a| a.expect("every id answered")).collect();
         }
-        let counter = self.policy.counter_window_ms.filter(|_| cost == 1 && now_us.is_none() && counted.is_none());
         let (per_call, n) = Policy::call_args(Op::Consume(cost), now_us);
+        let blocks: Vec<Vec<u8>> = keys.iter().map(|k| self.block_key(k)).collect();
         // Counted: on a single server (and a memory store) one call counts
         // every decision and carries what is pending, the counters' base its
         // last key; on a cluster each id's call counts its own in its slot,
@@ -293,26 +385,26 @@ impl Limiter {
         let taken = counted.filter(|_| !cluster).map(Counters::take_unsent);
         let counting = counted.map(|_| metrics::counting_args(&self.prefix, opts.dry_run, taken.unwrap_or_default()));
         let base = counting.as_ref().map(|_| self.metrics_base(keys[0]));
-        let all: Vec<&[u8]> = keys.iter().copied().chain(base.as_deref()).collect();
+        // The keys, then their block keys, then the counters' base.
+        let all: Vec<&[u8]> = keys.iter().copied().chain(blocks.iter().map(Vec::as_slice)).chain(base.as_deref()).collect();
+        let args = self.call_args(now_us)?;
         let many = EntryCall {
             entry: if counting.is_some() { Entry::TakeManyCounted } else { Entry::TakeMany },
             keys: &all,
             counting: counting.as_ref().map_or(&[][..], |c| &c[..]),
-            args: &self.args,
+            args: &args,
             per_call: &per_call[..n],
         };
         let decided: Result<Vec<Result<Outcome>>> = match &counting {
             // Counted on a cluster: each id's call counts its own decision in its slot.
             Some(counting) if cluster => {
                 let bases: Vec<Vec<u8>> = keys.iter().map(|k| self.metrics_base(k)).collect();
-                let calls: Vec<[&[u8]; 2]> = keys.iter().zip(&bases).map(|(k, b)| [*k, b.as_slice()]).collect();
-                self.backend
-                    .decide_each(Entry::TakeCounted, &calls, counting, &self.args, &per_call[..n], opts.reach())
-                    .map(|all| all.into_iter().map(|r| r.map(Answer::Ints)).collect())
+                let calls: Vec<[&[u8]; 3]> = keys.iter().zip(&blocks).zip(&bases).map(|((k, l), b)| [*k, l.as_slice(), b.as_slice()]).collect();
+                self.backend.decide_each(Entry::TakeCounted, &calls, counting, &args, &per_call[..n], opts.reach())
             }
-            _ => self.backend.decide_many(&many, counter, opts.reach()),
+            _ => self.backend.decide_many(&many, opts.reach()),
         }
-        .map(|all| all.into_iter().map(|r| r.and_then(|answer| self.outcome(answer))).collect());
+        .map(|all| all.into_iter().map(|r| r.and_then(|ints| self.outcome(ints.as_slice()))).collect());
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
             c.give_back(t);
         }
@@ -329,7 +421,7 @@ impl Limiter {
                 .zip(&keys)
                 .map(|(r, key)| {
                     local::or_local(r, opts.on_error, opts.local, |share| {
-                        local::decide(&self.backend, &self.policy, key, Op::Consume(cost), now_us, share)
+                        local::decide(&self.backend, &self.policy, &args, [key, &self.block_key(key)], Op::Consume(cost), now_us, share)
                     })
                 })
                 .collect()
@@ -345,7 +437,9 @@ impl Limiter {
     /// in one call that decides and writes; `now_us` as for `decide_at`.
     /// Concluded as a consume (dry run, `on_error`, metrics); the block
     /// cache is never asked, and its entry of the key is dropped (a refund
-    /// may have made room that a remembered denial would hide).
+    /// may have made room that a remembered denial would hide). The id's
+    /// block key goes with the key: a charge or a booking on a blocked id
+    /// is denied (a refund is not), as `lua/entries.lua`'s `adjust` says.
     pub fn adjust_at(&self, id: &[u8], mode: Adjust, units: i64, opts: CallOptions, now_us: Option<i64>) -> Result<Outcome> {
         mode.check(&self.policy, units)?;
         let key = self.key(id)?;
@@ -355,18 +449,18 @@ impl Limiter {
         let taken = counted.map(Counters::take_unsent);
         let counting = taken.map(|t| metrics::counting_args(&self.prefix, opts.dry_run, t));
         let base = counting.as_ref().map(|_| self.metrics_base(&key));
-        let both = [key.as_slice(), base.as_deref().unwrap_or_default()];
+        let block = self.block_key(&key);
+        let all = [key.as_slice(), &block, base.as_deref().unwrap_or_default()];
+        let args = self.call_args(now_us)?;
         let call = EntryCall {
             entry: if counting.is_some() { Entry::AdjustCounted } else { Entry::Adjust },
-            keys: &both[..1 + usize::from(base.is_some())],
+            keys: &all[..2 + usize::from(base.is_some())],
             counting: counting.as_ref().map_or(&[][..], |c| &c[..]),
-            args: &self.args,
+            args: &args,
             per_call: &per_call[..n],
         };
         let decided = self.backend.decide(&call, opts.reach()).and_then(|ints| match *ints.as_slice() {
-            [remaining, reset, retry, delay] => {
-                Ok(Outcome { source: self.source(), ..self.policy.outcome(Ints::of_record(remaining, reset, retry, delay).as_slice())? })
-            }
+            [remaining, reset, retry, delay] => self.outcome(Ints::of_record(remaining, reset, retry, delay).as_slice()),
             ref other => Err(Error::Redis(format!("unexpected script reply {other:?}"))),
         });
         if let (Some(c), Some(t), Err(_)) = (counted, taken, &decided) {
@@ -374,16 +468,33 @@ impl Limiter {
         }
         self.forget(&key);
         let decided = local::or_local(decided, opts.on_error, opts.local, |share| {
-            local::adjust(&self.backend, &[&self.policy], &[&key], mode, units, now_us, share).map(|mut o| o.remove(0))
+            local::adjust(&self.backend, &[&self.policy], &args, &[&key, &block], mode, units, now_us, share).map(|mut o| o.remove(0))
         });
         conclude.one(decided, false)
     }
 
-    /// Deletes the key of `id`. Always fails on a Redis failure: a lost reset is a lost write.
+    /// Deletes the key of `id` and its block. Always fails on a Redis
+    /// failure: a lost reset is a lost write.
     pub fn reset(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
         let key = self.key(id)?;
         with_cache(|c| c.forget(&key));
-        self.backend.delete(&[&key], timeouts)
+        self.backend.delete(&[&key, &self.block_key(&key)], timeouts)
+    }
+
+    /// `block()`: denies every call for `id` for `ms` (a longer block
+    /// already there is kept), at `now_us` when a test gives it. Always
+    /// fails on a Redis failure, as `reset`.
+    pub fn block(&self, id: &[u8], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
+        let key = self.key(id)?;
+        block_keys(&self.backend, &[self.block_key(&key)], ms, opts, now_us)
+    }
+
+    /// `unblock()`: ends the block of `id` (and forgets this process's
+    /// remembered denials of it). Always fails on a Redis failure, as `reset`.
+    pub fn unblock(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        let key = self.key(id)?;
+        with_cache(|c| c.forget(&key));
+        self.backend.delete(&[&self.block_key(&key)], timeouts)
     }
 }
 
@@ -407,4 +518,26 @@ pub fn key_of(prefix: &[u8], hash_tag: bool, id: &[u8]) -> Result<Vec<u8>> {
         }
     }
     Ok(key)
+}
+
+/// The `block` entry over `blocks` (one id's block keys, one slot): each
+/// blocked for `ms`, unless a longer block is there.
+pub fn block_keys(backend: &Backend, blocks: &[Vec<u8>], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
+    let per_call = [ms, now_us.unwrap_or(0)];
+    let call = EntryCall {
+        entry: Entry::Block,
+        keys: blocks,
+        counting: &[],
+        args: &PolicyArgs::default(),
+        per_call: &per_call[..1 + usize::from(now_us.is_some())],
+    };
+    backend.decide(&call, opts.reach()).map(|_| ())
+}
+
+/// Where a fixed window's windows start (`Limiter::with_windows`).
+pub enum Windows {
+    /// `withAnchor()`: at `anchor_ms + k × window` (ms since the Unix epoch).
+    Anchored { anchor_ms: i64 },
+    /// `withCalendar()`: calendar units in a time zone.
+    Calendar(Calendar),
 }

@@ -9,6 +9,12 @@
 //! drop-ins keep speaking of the limit they configured); its `remaining` is
 //! what is left of this process's share.
 //!
+//! Lock-outs: the call keeps its block keys and its limiters' lockouts, so
+//! the local store reads and writes blocks of its own as Redis does: a
+//! denial here blocks the id here (in this process, for the lockout), and a
+//! blocked id is denied here. A block that Redis holds is not known here
+//! (`block()` itself always needs Redis); the local store starts empty.
+//!
 //! The one way in is `or_local`: every operation that has a local meaning
 //! hands it what Redis answered and how to decide locally; whatever it does
 //! not answer goes on to `Conclude` (the `allow`/`deny` answer, or the
@@ -68,7 +74,8 @@ pub fn scaled(policy: &Policy, share: f64) -> Policy {
     let mut p = policy.clone();
     p.limit = limit;
     match policy.algorithm {
-        Algorithm::FixedWindow | Algorithm::SlidingLog | Algorithm::SlidingBlocks => p.args[1] = arg(limit),
+        Algorithm::FixedWindow | Algorithm::SlidingLog | Algorithm::SlidingBlocks | Algorithm::AnchoredWindow => p.args[1] = arg(limit),
+        Algorithm::CalendarWindow => p.args[0] = arg(limit),
         Algorithm::TokenBucket => {
             p.args[0] = arg(limit);
             p.args[1] = arg(num(&a[1]) * limit as f64 / policy.limit as f64);
@@ -93,11 +100,23 @@ pub fn scaled(policy: &Policy, share: f64) -> Policy {
     p
 }
 
-/// The algorithm's name and the scaled policy's arguments, as a call sends them.
-pub fn args_of(policy: &Policy) -> PolicyArgs {
-    let mut words = vec![policy.algorithm.name().as_bytes().to_vec()];
-    words.extend(policy.args.iter().cloned());
-    PolicyArgs::new(words)
+/// A call's words (`call`: per policy its lockout, its algorithm's name,
+/// its arguments, then any words of the call's own, a calendar window's
+/// edges) with each policy's arguments replaced by its scaled one's in
+/// `local`, in order.
+pub fn args_of(local: &[Policy], call: &PolicyArgs) -> Result<PolicyArgs> {
+    let words = call.words();
+    let mut out = Vec::with_capacity(words.len());
+    let mut at = 0;
+    for p in local {
+        let name = words.get(at + 1).ok_or_else(|| Error::Redis("a call without a member's words".into()))?;
+        let n = ratelimit_core::Algorithm::nargs(name).ok_or_else(|| Error::Redis("a call with an unknown algorithm".into()))?;
+        out.extend_from_slice(&words[at..at + 2]);
+        out.extend(p.args.iter().cloned());
+        out.extend_from_slice(&words[at + 2 + p.args.len()..at + 2 + n]);
+        at += 2 + n;
+    }
+    Ok(PolicyArgs::new(out))
 }
 
 /// A cost larger than the local share can hold can never be admitted here:
@@ -115,49 +134,69 @@ fn too_large(policy: &Policy) -> Outcome {
     }
 }
 
-/// One limiter's `op` on `key`, decided in this process for its share.
-/// `now_us` as `Limiter::decide_at` takes it (tests).
-pub fn decide(backend: &Backend, policy: &Policy, key: &[u8], op: Op, now_us: Option<i64>, share: LocalShare) -> Result<Outcome> {
+/// One limiter's `op` on `key` (and its block key), decided in this process
+/// for its share; `args`: the words the call to Redis had. `now_us` as
+/// `Limiter::decide_at` takes it (tests).
+pub fn decide(
+    backend: &Backend,
+    policy: &Policy,
+    args: &PolicyArgs,
+    key_and_block: [&[u8]; 2],
+    op: Op,
+    now_us: Option<i64>,
+    share: LocalShare,
+) -> Result<Outcome> {
     let local = scaled(policy, share.share);
     if op.cost() > local.max_cost {
         return Ok(too_large(policy));
     }
     let (per_call, n) = Policy::call_args(op, now_us);
-    let args = args_of(&local);
+    let args = args_of(std::slice::from_ref(&local), args)?;
     let entry = if op.is_peek() { Entry::Peek } else { Entry::Take };
-    let call = EntryCall { entry, keys: &[key], counting: &[], args: &args, per_call: &per_call[..n] };
+    let call = EntryCall { entry, keys: &key_and_block, counting: &[], args: &args, per_call: &per_call[..n] };
     let ints = backend.decide_locally(&call, share.keys)?;
     // The limiter's own limit: headers and the framework drop-ins keep
     // speaking of the limit they configured; `remaining` is the share's.
     Ok(Outcome { source: Source::Local, ..policy.outcome(ints.as_slice())? })
 }
 
-/// A compound's `op` on its members' `keys`, all or nothing, decided in this
-/// process with each member at its share: every member's own outcome, in
-/// order (`None` when a cost is larger than a member's share).
-pub fn decide_compound(backend: &Backend, policies: &[&Policy], keys: &[Vec<u8>], op: Op, share: LocalShare) -> Result<Vec<Outcome>> {
+/// A compound's `op` on its members' `keys` (then their block keys), all or
+/// nothing, decided in this process with each member at its share: every
+/// member's own outcome, in order (`None` when a cost is larger than a
+/// member's share). `args`: the words the call to Redis had.
+pub fn decide_compound(
+    backend: &Backend,
+    policies: &[&Policy],
+    args: &PolicyArgs,
+    keys: &[Vec<u8>],
+    op: Op,
+    share: LocalShare,
+) -> Result<Vec<Outcome>> {
     let local: Vec<Policy> = policies.iter().map(|p| scaled(p, share.share)).collect();
     if local.iter().any(|p| op.cost() > p.max_cost) {
         return Ok(policies.iter().map(|p| too_large(p)).collect());
     }
     let (per_call, n) = Policy::call_args(op, None);
     let entry = if op.is_peek() { Entry::CompoundPeek } else { Entry::Compound };
-    per_member(backend, policies, &local, keys, entry, &per_call[..n], share)
+    per_member(backend, policies, &local, args, keys, entry, &per_call[..n], share)
 }
 
-/// `entry` on `keys` with the `local` (scaled) policies, in one call of the
+/// `entry` on `keys` (the members' keys, then their block keys) with the
+/// `local` (scaled) policies in the words of `args`, in one call of the
 /// target's local store: a record per member, read with its own `policies`'
 /// limit, each marked as a local answer.
+#[allow(clippy::too_many_arguments)]
 fn per_member<K: AsRef<[u8]>>(
     backend: &Backend,
     policies: &[&Policy],
     local: &[Policy],
+    args: &PolicyArgs,
     keys: &[K],
     entry: Entry,
     per_call: &[i64],
     share: LocalShare,
 ) -> Result<Vec<Outcome>> {
-    let args = PolicyArgs::joined(local.iter().map(args_of).collect::<Vec<_>>().iter());
+    let args = args_of(local, args)?;
     let call = EntryCall { entry, keys, counting: &[], args: &args, per_call };
     let ints: Ints = backend.decide_locally(&call, share.keys)?;
     let reply = ints.as_slice();
@@ -172,13 +211,16 @@ fn per_member<K: AsRef<[u8]>>(
 }
 
 /// `refund()`, `charge()` or `reserve()` (`mode`) of `units` on `keys`, one
-/// per policy (one limiter, or a compound's members), decided in this
+/// per policy (one limiter, or a compound's members), then their block
+/// keys, with the words of the call to Redis (`args`), decided in this
 /// process with each policy at its share, in one call of the store, as
 /// Redis decides it (`Limiter::adjust_at`): every member's own outcome, in
 /// order. A booking larger than a share can hold is denied, as `decide` denies it.
+#[allow(clippy::too_many_arguments)]
 pub fn adjust<K: AsRef<[u8]>>(
     backend: &Backend,
     policies: &[&Policy],
+    args: &PolicyArgs,
     keys: &[K],
     mode: Adjust,
     units: i64,
@@ -190,7 +232,7 @@ pub fn adjust<K: AsRef<[u8]>>(
         return Ok(policies.iter().map(|p| too_large(p)).collect());
     }
     let (per_call, n) = mode.call_args(units, now_us);
-    per_member(backend, policies, &local, keys, Entry::Adjust, &per_call[..n], share)
+    per_member(backend, policies, &local, args, keys, Entry::Adjust, &per_call[..n], share)
 }
 
 #[cfg(test)]

@@ -4,13 +4,15 @@
 //! `lua/`); `instance::Limiter` builds a call's key and entry call, has its
 //! `Backend` decide it and turns the answer into an `Outcome`; `compound`
 //! does the same for several limits at once; `conclude` applies dry run,
-//! `on_error` and the metrics; `block_cache` remembers denials.
+//! `on_error` and the metrics; `block_cache` remembers denials; `lockout`
+//! names the keys of blocked ids.
 //!
 //! Nothing here touches a Zval or reads an ini setting: the PHP layer hands in
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
 
 pub mod adjust;
 pub mod block_cache;
+pub mod calendar;
 pub mod compound;
 mod conclude;
 pub mod concurrency;
@@ -20,6 +22,7 @@ pub mod held;
 pub mod instance;
 pub mod leaky_bucket;
 pub mod local;
+pub mod lockout;
 mod outcome;
 pub mod params;
 mod policy;

@@ -87,23 +87,6 @@ impl Outcome {
         })
     }
 
-    /// A fixed window's counter after a cost-1 hit (`redis::counter`): the
-    /// window's count including this request, and its milliseconds left.
-    pub fn from_count(limit: i64, count: i64, ttl_ms: i64) -> Outcome {
-        let left_us = ttl_ms.max(0) * 1000;
-        let allowed = count <= limit;
-        Outcome {
-            allowed,
-            limit,
-            remaining: (limit - count).clamp(0, limit),
-            retry_after_us: if allowed { 0 } else { left_us.max(1) },
-            reset_after_us: left_us,
-            delay_us: 0,
-            would_deny: false,
-            source: Source::Redis,
-        }
-    }
-
     /// The answer `ratelimit.on_error` gives when Redis failed: `None` means throw.
     /// allow: as if nothing was used yet; deny: as if the policy were exhausted.
     pub fn on_error(policy: OnError, limit: i64) -> Option<Outcome> {
@@ -200,26 +183,6 @@ mod tests {
         for bad in [&[][..], &[1], &[1, 2, 3, 4], &[1, 2, 3, 4, 5]] {
             assert!(matches!(Outcome::from_reply(10, bad), Err(Error::Redis(_))), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn counter_hits() {
-        assert_eq!(
-            Outcome::from_count(3, 1, 60_000),
-            Outcome {
-                allowed: true,
-                limit: 3,
-                remaining: 2,
-                retry_after_us: 0,
-                reset_after_us: 60_000_000,
-                delay_us: 0,
-                would_deny: false,
-                source: crate::limiter::Source::Redis
-            }
-        );
-        assert_eq!(Outcome::from_count(3, 3, 10).remaining, 0);
-        let denied = Outcome::from_count(3, 9, 0);
-        assert_eq!((denied.allowed, denied.remaining, denied.retry_after_us, denied.reset_after_us), (false, 0, 1, 0));
     }
 
     #[test]

@@ -15,6 +15,10 @@ pub enum Algorithm {
     TokenBucket,
     LeakyBucket,
     Gcra,
+    /// A fixed window whose windows start at `anchor + k × window` (`withAnchor()`).
+    AnchoredWindow,
+    /// A fixed window whose windows are calendar units (`withCalendar()`).
+    CalendarWindow,
 }
 
 impl Algorithm {
@@ -29,6 +33,8 @@ impl Algorithm {
             Algorithm::TokenBucket => "token_bucket",
             Algorithm::LeakyBucket => "leaky_bucket",
             Algorithm::Gcra => "gcra",
+            Algorithm::AnchoredWindow => "anchored_window",
+            Algorithm::CalendarWindow => "calendar_window",
         }
     }
 }
@@ -65,15 +71,12 @@ pub struct Policy {
     /// message of a bigger one ("the limit", "the capacity").
     pub max_cost: i64,
     pub max_cost_is: String,
-    /// Fixed window: a cost-1 consume may skip the script (`redis::counter`),
-    /// with a window of this many milliseconds.
-    pub counter_window_ms: Option<i64>,
 }
 
 impl Policy {
     /// A policy whose costs are bounded by its limit.
     pub fn new(algorithm: Algorithm, args: Vec<Vec<u8>>, limit: i64, limit_is: &str) -> Self {
-        Policy { algorithm, args, limit, max_cost: limit, max_cost_is: limit_is.to_string(), counter_window_ms: None }
+        Policy { algorithm, args, limit, max_cost: limit, max_cost_is: limit_is.to_string() }
     }
 
     /// `cost` must be 1..=max_cost: a larger one could never be accepted.

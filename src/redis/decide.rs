@@ -20,17 +20,21 @@ use ::redis::{Cmd, ConnectionLike, RedisResult, Value};
 use crate::entry::call::{EntryCall, Form, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::as_result;
-use crate::entry::reply::{count_and_ttl, module_commands_in, Ints};
+use crate::entry::reply::{module_commands_in, Ints};
 use crate::redis::conn::Conn;
 use crate::redis::fallback::{apply, fix_for, Applied, SCRIPTS_ONLY};
 
-/// Does the server have the module's commands? `COMMAND INFO` answers nil
-/// for a command a server does not have. On a cluster, the master of `key`
-/// (the call's) is asked, not every master: one master that cannot answer
-/// must not fail the calls to the others (a connection opened while a master
-/// is stalled would otherwise fail every call until it is back).
+/// Does the server have the module's commands in the argument layout this
+/// extension sends? `COMMAND INFO` answers nil for a command a server does
+/// not have. Asked of `RATELIMIT.BLOCK`: it came with the lock-out layout (a
+/// block key after each key, a lockout before each algorithm), so a module
+/// older than that layout, which would refuse every call, is not used: its
+/// server gets the Lua library. On a cluster, the master of `key` (the
+/// call's) is asked, not every master: one master that cannot answer must
+/// not fail the calls to the others (a connection opened while a master is
+/// stalled would otherwise fail every call until it is back).
 fn has_module(conn: &mut Conn, key: Option<&[u8]>) -> RedisResult<bool> {
-    let ask = ::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.TAKE").clone();
+    let ask = ::redis::cmd("COMMAND").arg("INFO").arg("RATELIMIT.BLOCK").clone();
     match key {
         Some(key) if conn.is_cluster() => module_commands_in(vec![conn.req_command_for_key(&ask, key)?]),
         _ => module_commands_in(conn.on_every_master(&ask)?),
@@ -133,21 +137,13 @@ pub fn decide<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -
 /// where the keys of one call must share a slot, each key of an uncounted
 /// call is its own `Take`, one after another.
 pub fn decide_many<K: AsRef<[u8]>>(conn: &mut Conn, c: &EntryCall<K>, module: bool) -> RedisResult<Vec<RedisResult<Ints>>> {
+    // The decided keys, then their block keys (then the counters' base).
+    let n = (c.keys.len() - usize::from(c.entry.counted())) / 2;
     if conn.is_cluster() && c.entry == Entry::TakeMany {
-        let one_each: Vec<[&[u8]; 1]> = c.keys.iter().map(|k| [k.as_ref()]).collect();
+        let one_each: Vec<[&[u8]; 2]> = (0..n).map(|i| [c.keys[i].as_ref(), c.keys[n + i].as_ref()]).collect();
         return decide_each(conn, Entry::Take, &one_each, c.counting, c.args, c.per_call, module);
     }
-    let n = c.keys.len() - usize::from(c.entry.counted());
     call(conn, c, module).and_then(|v| Ints::many_from_value(v, n))
-}
-
-/// `Entry::HitMany` on a single server: a fixed window's cost-1 hit per key
-/// (`counter::hit_many`), in order, in one call; per key (the count including
-/// the hit, ms left in the window), each standing alone as in `decide_many`.
-pub fn hit_many<K: AsRef<[u8]>>(conn: &mut Conn, keys: &[K], window_ms: i64, module: bool) -> RedisResult<Vec<RedisResult<(i64, i64)>>> {
-    let c = EntryCall { entry: Entry::HitMany, keys, counting: &[], args: &PolicyArgs::default(), per_call: &[window_ms] };
-    let records = call(conn, &c, module).and_then(|v| Ints::many_from_value(v, keys.len()))?;
-    Ok(records.into_iter().map(|r| r.and_then(count_and_ttl)).collect())
 }
 
 /// One `entry` decision per call (each its own keys, the same arguments),

@@ -20,7 +20,7 @@ use ::redis::{ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 use crate::entry::library::LIBRARY;
 use crate::entry::reply::functions_in;
 use crate::redis::conn::{role_of, Conn};
-use crate::redis::rules::retry::{self, Allows};
+use crate::redis::rules::retry::{self, older_module, Allows};
 
 /// Set once a server said it has no FCALL (Redis < 7): from then on
 /// this process calls the script form. Process-wide rather than per server,
@@ -56,7 +56,10 @@ pub(super) fn fix_for(e: &RedisError, module: bool, writes: bool) -> Option<Fix>
     }
     let ours = e.detail().is_some_and(|d| d.starts_with("ratelimit:"));
     if module {
-        return (e.code() == Some("ERR") && !ours).then_some(Fix::DropModule);
+        return (e.code() == Some("ERR") && (!ours || older_module(e))).then_some(Fix::DropModule);
+    }
+    if older_module(e) {
+        return None;
     }
     // A cluster connection hands the node's error on with its code only.
     if e.kind() == ErrorKind::Server(ServerErrorKind::NoScript) || e.code() == Some("NOSCRIPT") {
@@ -158,6 +161,9 @@ mod tests {
         };
         assert_eq!(module_fix(b"-ERR unknown command 'RATELIMIT.TAKE', with args beginning with: \r\n"), Some(Fix::DropModule));
         assert_eq!(module_fix(b"-ERR ratelimit: the key holds a value that is not a token bucket\r\n"), None);
+        // An older module reads this layout's words as naming no algorithm: Lua from now on.
+        assert_eq!(module_fix(b"-ERR ratelimit: no algorithm named 0\r\n"), Some(Fix::DropModule));
+        assert_eq!(fix(b"-ERR ratelimit: no algorithm named 0\r\n"), None);
         assert_eq!(module_fix(b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"), None);
         assert_eq!(module_fix(b"-OOM command not allowed when used memory > 'maxmemory'.\r\n"), None);
     }

@@ -6,12 +6,11 @@
 //! connections, opening, Sentinel), a single server's socket and multiplexer
 //! (`single`), a cluster's link and slots (`cluster`), one connection of
 //! either shape (`conn`), the runner that decides an entry call on it
-//! (`decide`, with what a refused call needs first: `fallback`), and the
-//! fixed window's scriptless pipeline (`counter`). The call form and the
-//! reply decoder it shares with `memory://` are in `crate::entry`.
+//! (`decide`, with what a refused call needs first: `fallback`). The call
+//! form and the reply decoder it shares with `memory://` are in
+//! `crate::entry`.
 pub mod cluster;
 pub mod conn;
-pub mod counter;
 pub mod decide;
 mod fallback;
 pub mod pool;

@@ -151,7 +151,7 @@ class ExtensionRateLimiter extends RateLimiter
             return $this->attempts($key);
         }
         $window = $this->window((string) $key, (int) $decaySeconds, self::UNBOUNDED);
-        // One hit is a consume (on one server, the extension's scriptless counter).
+        // One hit is a consume (one call that also reads the id's block).
         $result = $amount === 1 ? $window->consume() : $window->charge('', min($amount, self::UNBOUNDED));
         $this->afterConsume($result, (string) $key, self::UNBOUNDED - $amount + 1);
         return self::UNBOUNDED - $result->remaining;

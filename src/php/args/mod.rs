@@ -5,6 +5,7 @@
 //! `consumeMany()` (`id_list`, over `array_entries`), and the two traits
 //! (`php_value`) through which the readers see a Zval or a test's value.
 pub mod array_entries;
+pub mod calendar_args;
 mod coercion;
 pub mod forms;
 pub mod given_numbers;

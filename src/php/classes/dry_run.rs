@@ -20,7 +20,7 @@ use crate::php::args::values;
 use crate::php::classes::remaining::LimiterClass;
 use crate::php::classes::state::LimiterState;
 use crate::php::engine::exceptions::in_call;
-use crate::php::engine::zend_api::{self, MAY_BE_BOOL};
+use crate::php::engine::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_STRING};
 
 /// `$on` as given (true when left out), read as PHP reads a bool.
 pub fn on(class: &str, given: Option<&Zval>) -> PhpResult<bool> {
@@ -40,10 +40,18 @@ pub fn copy<T: LimiterClass>(object: &mut ZendClassObject<T>, make: impl FnOnce(
     copy
 }
 
-/// What Reflection shows of the method (MINIT): `bool $on = true`, returning `static`.
+/// What Reflection shows of the method (MINIT): `bool $on = true`, returning
+/// `static`; and of the lock-out methods, which make copies the same way:
+/// `block(string $id, float $seconds): void`, `unblock(string $id): void`,
+/// `withLockout(float $seconds): static`.
 pub fn declare(ce: &ClassEntry) -> Result<(), String> {
     zend_api::set_parameter(ce, "withdryrun", 0, "on", MAY_BE_BOOL, Some(c"true"))?;
-    zend_api::set_return_static(ce, "withdryrun")
+    zend_api::set_return_static(ce, "withdryrun")?;
+    zend_api::set_parameter(ce, "block", 0, "id", MAY_BE_STRING, None)?;
+    zend_api::set_parameter(ce, "block", 1, "seconds", MAY_BE_DOUBLE, None)?;
+    zend_api::set_parameter(ce, "unblock", 0, "id", MAY_BE_STRING, None)?;
+    zend_api::set_parameter(ce, "withlockout", 0, "seconds", MAY_BE_DOUBLE, None)?;
+    zend_api::set_return_static(ce, "withlockout")
 }
 
 /// The state of a copy: `state` with the dry-run choice `on`.

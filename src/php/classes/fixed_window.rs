@@ -5,13 +5,20 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
+use ext_php_rs::boxed::ZBox;
+use ext_php_rs::types::ZendClassObject;
+
 use crate::limiter::fixed_window;
+use crate::limiter::instance::Windows;
+use crate::php::args::calendar_args;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::given_numbers::GivenNumbers;
+use crate::php::classes::dry_run::copy;
 use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
 use crate::php::classes::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
 use crate::php::classes::state::LimiterState;
 use crate::php::engine::register::Finish;
+use crate::php::engine::zend_api::{self, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_STRING};
 
 static SIGNATURE: Signature = Signature {
     class: "FixedWindowRateLimiter",
@@ -36,6 +43,25 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         crate::php::classes::remaining::initialize::<Self>();
         Ok(FixedWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
     }
+
+    /// A copy whose windows start at `anchor + k × window` (Unix seconds, or
+    /// a `DateTimeInterface`) on the server's clock, not at a key's first request.
+    pub fn with_anchor(self_: &mut ZendClassObject<FixedWindowRateLimiter>, anchor: &Zval) -> PhpResult<ZBox<ZendClassObject<FixedWindowRateLimiter>>> {
+        let state = self_.state.with_windows("withAnchor", &["anchor"], || Ok(Windows::Anchored { anchor_ms: calendar_args::anchor_ms(anchor)? }))?;
+        Ok(copy(self_, |c| FixedWindowRateLimiter { state, policy: c.policy.clone() }))
+    }
+
+    /// A copy whose every window is one calendar `unit` ('hour', 'day',
+    /// 'week' from Monday, 'month') in `timeZone`, DST changes and month lengths included.
+    #[php(optional = timeZone)]
+    pub fn with_calendar(
+        self_: &mut ZendClassObject<FixedWindowRateLimiter>,
+        unit: &Zval,
+        timeZone: Option<&Zval>,
+    ) -> PhpResult<ZBox<ZendClassObject<FixedWindowRateLimiter>>> {
+        let state = self_.state.with_windows("withCalendar", &["unit", "timeZone"], || calendar_args::calendar(unit, timeZone))?;
+        Ok(copy(self_, |c| FixedWindowRateLimiter { state, policy: c.policy.clone() }))
+    }
 });
 
 impl Finish for FixedWindowRateLimiter {
@@ -44,6 +70,12 @@ impl Finish for FixedWindowRateLimiter {
         limiter_class::finish::<Self>(
             ce,
             &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("window", OPTIONAL_INT_OR_FLOAT, None), Param("limit", OPTIONAL_INT, None)],
-        )
+        )?;
+        // withAnchor(int|float|\DateTimeInterface $anchor): static, withCalendar(string $unit, string $timeZone = 'UTC'): static.
+        zend_api::set_parameter_type(ce, "withanchor", 0, "anchor", &["DateTimeInterface"], MAY_BE_LONG | MAY_BE_DOUBLE, None)?;
+        zend_api::set_return_static(ce, "withanchor")?;
+        zend_api::set_parameter(ce, "withcalendar", 0, "unit", MAY_BE_STRING, None)?;
+        zend_api::set_parameter(ce, "withcalendar", 1, "timeZone", MAY_BE_STRING, Some(c"'UTC'"))?;
+        zend_api::set_return_static(ce, "withcalendar")
     }
 }

@@ -149,6 +149,23 @@ macro_rules! rate_limiter_impl {
                 Ok($crate::php::classes::dry_run::copy(self_, |c| $class { state: $crate::php::classes::dry_run::state(&c.state, on), policy: c.policy.clone() }))
             }
 
+            /// Denies every call for `id` for `seconds` (a longer block already there is kept).
+            pub fn block(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: &::ext_php_rs::types::Zval, seconds: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<()> {
+                self_.state.block(id, seconds)
+            }
+
+            /// Ends the block of `id`.
+            pub fn unblock(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<()> {
+                self_.state.unblock(id)
+            }
+
+            /// A copy of this limiter that blocks an id for `seconds` whenever
+            /// one of its calls is denied (in the same atomic call). This limiter is unchanged.
+            pub fn with_lockout(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, seconds: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<$class>>> {
+                let state = self_.state.with_lockout(seconds)?;
+                Ok($crate::php::classes::dry_run::copy(self_, |c| $class { state, policy: c.policy.clone() }))
+            }
+
             /// Protected and final, so `ReflectionClass::isCloneable()` is false
             /// and `clone` fails, for the class and any subclass: a limiter holds
             /// a bound target's connections and has nothing worth copying.

@@ -13,12 +13,13 @@ use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
 
 use crate::error::Result;
 use crate::limiter::compound::Compound;
-use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::instance::{CallOptions, Limiter, Windows};
 use crate::limiter::local::LocalShare;
+use crate::limiter::lockout;
 use crate::limiter::{Op, Policy};
 use crate::php::args::forms::{ConstructorArgs, Signature};
 use crate::php::args::id_list::{IdList, Key};
-use crate::php::args::values::{Id, Int};
+use crate::php::args::values::{float_param, string_param, Id, Int};
 use crate::php::connection;
 use crate::php::connection::parts::TimeoutOverrides;
 use crate::php::engine::exceptions::in_call;
@@ -55,6 +56,24 @@ impl Decider {
             Decider::One(l) => l.reset(id, timeouts),
             Decider::Many(c, _) => c.reset(id, timeouts),
         }
+    }
+    fn block(&self, id: &[u8], ms: i64, opts: CallOptions) -> Result<()> {
+        match self {
+            Decider::One(l) => l.block(id, ms, opts, None),
+            Decider::Many(c, _) => c.block(id, ms, opts, None),
+        }
+    }
+    fn unblock(&self, id: &[u8], timeouts: Timeouts) -> Result<()> {
+        match self {
+            Decider::One(l) => l.unblock(id, timeouts),
+            Decider::Many(c, _) => c.unblock(id, timeouts),
+        }
+    }
+    fn with_lockout(&self, ms: i64) -> Result<Decider> {
+        Ok(match self {
+            Decider::One(l) => Decider::One(std::sync::Arc::new(l.with_lockout(ms))),
+            Decider::Many(c, names) => Decider::Many(std::sync::Arc::new(c.with_lockout(ms)?), names.clone()),
+        })
     }
 }
 
@@ -212,6 +231,45 @@ impl LimiterState {
         ran.map_err(|e| self.explain("reset", &["id"], e))?;
         self.remaining = None;
         Ok(())
+    }
+
+    /// `block($id, $seconds)`: `$seconds` checked before anything touches
+    /// Redis; a Redis failure always throws (a lost block is a lost write).
+    pub fn block(&mut self, id: &Zval, seconds: &Zval) -> PhpResult<()> {
+        let run = || -> Result<()> {
+            let id = string_param("id", id)?;
+            let ms = lockout::seconds_to_ms(float_param("seconds", seconds)?)?;
+            self.decider.block(&id, ms, self.options())
+        };
+        run().map_err(|e| self.explain("block", &["id", "seconds"], e))
+    }
+
+    /// `unblock($id)`: a Redis failure always throws, as `reset()`'s.
+    /// (`$id` is required here, so read from a Zval, not as `Id`.)
+    pub fn unblock(&mut self, id: &Zval) -> PhpResult<()> {
+        let run = || -> Result<()> { self.decider.unblock(&string_param("id", id)?, self.timeouts()) };
+        run().map_err(|e| self.explain("unblock", &["id"], e))
+    }
+
+    /// `withLockout($seconds)`: the same limiter (target, keys, policy, dry
+    /// run, `$remaining`) that blocks an id for `$seconds` whenever one of
+    /// its consuming calls is denied.
+    pub fn with_lockout(&self, seconds: &Zval) -> PhpResult<Self> {
+        let run = || -> Result<Self> {
+            let ms = lockout::seconds_to_ms(float_param("seconds", seconds)?)?;
+            Ok(LimiterState { decider: self.decider.with_lockout(ms)?, ..self.clone() })
+        };
+        run().map_err(|e| self.explain("withLockout", &["seconds"], e))
+    }
+
+    /// `withAnchor()`, `withCalendar()` (`method`, its `params`): the same
+    /// limiter with its windows where `windows` says, read first.
+    pub fn with_windows(&self, method: &str, params: &[&str], windows: impl FnOnce() -> Result<Windows>) -> PhpResult<Self> {
+        let run = || -> Result<Self> {
+            let windows = windows()?;
+            Ok(LimiterState { decider: Decider::One(std::sync::Arc::new(self.limiter().with_windows(windows)?)), ..self.clone() })
+        };
+        run().map_err(|e| self.explain(method, params, e))
     }
 
     pub fn remaining(&self) -> Option<i64> {

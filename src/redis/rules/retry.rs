@@ -87,6 +87,18 @@ fn node(addr: &str) -> Option<(String, u16)> {
     Some((host.to_string(), port.parse().ok()?))
 }
 
+/// Whether `e` is a server module's refusal of the words this extension
+/// sent as naming no algorithm: the extension only sends algorithms it
+/// knows, so the module is older than they are (a module from before the
+/// lock-out layout reads a lockout as the algorithm's name; one from before
+/// calendar windows does not know them). Such a connection goes to Lua
+/// (`fallback`), as one whose module was unloaded. (`decide::has_module` keeps an older
+/// module from being used at all; this covers a connection that met one
+/// later, after a failover.)
+pub fn older_module(e: &RedisError) -> bool {
+    e.code() == Some("ERR") && e.detail().is_some_and(|d| d.starts_with("ratelimit: no algorithm named"))
+}
+
 /// What `e` allows: the one decision (see `Allows`).
 pub fn allows(e: &RedisError) -> Allows {
     if not_sent(e) || e.is_connection_refusal() {
@@ -104,6 +116,8 @@ pub fn allows(e: &RedisError) -> Allows {
         // ("ERR ratelimit: …"): "unknown command" or "Function not found" in
         // any release's words. `fallback` asks the server which.
         Some("ERR") if !e.detail().is_some_and(|d| d.starts_with("ratelimit:")) => Allows::Lacks,
+        // An older server module (`older_module`): it lacks this layout.
+        Some("ERR") if older_module(e) => Allows::Lacks,
         Some(_) => Allows::Answer,
         None if e.is_io_error() => Allows::MayHaveRun,
         None => Allows::Answer,

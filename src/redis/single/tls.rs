@@ -81,9 +81,23 @@ impl TlsStream {
     }
 
     /// Encrypts `buf` and sends it, under the lock: records leave in order.
+    /// rustls takes at most its buffer limit (64 KiB) of plaintext before
+    /// its records are sent, so a longer command (the library's FUNCTION
+    /// LOAD, a large batch) is handed over in pieces, each sent before the next.
     pub fn write_all(&self, buf: &[u8]) -> io::Result<()> {
         let mut tls = self.tls.lock();
-        tls.writer().write_all(buf)?;
+        let mut rest = buf;
+        while !rest.is_empty() {
+            let n = tls.writer().write(rest)?;
+            rest = &rest[n..];
+            let flushed = tls.wants_write();
+            while tls.wants_write() {
+                tls.write_tls(&mut &self.tcp)?;
+            }
+            if n == 0 && !flushed {
+                return Err(io::Error::new(io::ErrorKind::WriteZero, "TLS took no more plaintext"));
+            }
+        }
         while tls.wants_write() {
             tls.write_tls(&mut &self.tcp)?;
         }

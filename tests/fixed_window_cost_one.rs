@@ -1,6 +1,8 @@
-//! The fixed window's cost-1 consume runs without a script (SET NX PX +
-//! INCRBY + PTTL in one round trip, `redis::counter`): the same answers as the
-//! script, on the server's real clock, and foreign keys left as they were.
+//! The fixed window's cost-1 consume is the library's or the module's call,
+//! as every cost's (it once ran as a scriptless SET NX PX + INCRBY + PTTL
+//! pipeline, which could not skip its INCRBY for a blocked id: lock-out):
+//! on the server's real clock, denied requests not counted, foreign keys left
+//! as they were.
 
 mod support;
 
@@ -23,12 +25,13 @@ fn cost_one_hits_count_and_deny_like_the_script() {
         seen.push((o.allowed, o.remaining));
     }
     assert_eq!(seen, [(true, 2), (true, 1), (true, 0), (false, 0), (false, 0)]);
-    // Denied cost-1 hits were counted; no later decision changes because of it.
+    // Denied requests were not counted.
+    assert_eq!(server.query::<i64>(&["GET", "table:hits"]), 3);
     let peek = limiter.decide(b"", Op::Peek, OPTS).unwrap();
     assert_eq!((peek.allowed, peek.remaining), (false, 0));
     let ttl: i64 = server.query(&["PTTL", "table:hits"]);
     assert!(ttl > 59_000 && ttl <= 60_000, "{ttl}");
-    // A cost above 1 takes the script, which counts nothing when it denies.
+    // A cost above 1 too counts nothing when it denies.
     let wide = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "wide");
     assert!(wide.decide(b"", Op::Consume(1), OPTS).unwrap().allowed);
     assert!(!wide.decide(b"", Op::Consume(3), OPTS).unwrap().allowed);
@@ -51,13 +54,13 @@ fn foreign_keys_are_refused_and_left_alone() {
     let Some(server) = support::start() else { return };
     let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "text");
     let _: () = server.query(&["SET", "table:text", "hello"]);
-    // The counter path's INCRBY refuses it, and so does the server module where it decides.
+    // The library refuses it, and so does the server module where it decides.
     match limiter.decide(b"", Op::Consume(1), OPTS) {
-        Err(Error::Redis(m)) => assert!(m.contains("not an integer") || m.contains("not a fixed-window counter"), "{m}"),
+        Err(Error::Redis(m)) => assert!(m.contains("not a fixed-window counter"), "{m}"),
         other => panic!("{other:?}"),
     }
     match limiter.decide(b"", Op::Consume(1), CallOptions { server_module: false, ..OPTS }) {
-        Err(Error::Redis(m)) => assert!(m.contains("not an integer"), "{m}"),
+        Err(Error::Redis(m)) => assert!(m.contains("not a fixed-window counter"), "{m}"),
         other => panic!("{other:?}"),
     }
     assert_eq!(server.query::<String>(&["GET", "table:text"]), "hello");
@@ -75,10 +78,9 @@ fn foreign_keys_are_refused_and_left_alone() {
 #[test]
 fn a_request_that_opens_a_window_is_told_the_whole_window() {
     let Some(server) = support::start() else { return };
-    // The pipeline's PTTL runs a moment after its SET; over a few thousand
-    // fresh windows a millisecond boundary falls between them many times,
-    // and each first request must still get exactly the window (as the
-    // library and the module report it), never 59.999 s.
+    // Over a few thousand fresh windows a millisecond boundary falls inside
+    // a call many times, and each first request must still get exactly the
+    // window, never 59.999 s.
     let limiter = server.limiter(fixed_window::policy(60.0, 3).unwrap(), "fresh");
     for module in [false, true] {
         let opts = CallOptions { server_module: module, ..OPTS };
