@@ -256,11 +256,17 @@ fn adjust_at<K: Keyspace + ?Sized>(
     now: f64,
     injected: bool,
 ) -> Read<CompoundAnswer> {
-    // One limiter (refund(), charge(), reserve() of one key): no lists to build.
+    // One limiter (refund(), charge(), reserve() of one key, a lease): no lists to build.
     if let [(key, algo)] = members {
         let mut effects = Vec::new();
         let answer = {
             let view = ks.view(key);
+            if let crate::algorithm::Adjust::Lease(need) = mode {
+                let answer = algo.lease(&*view, units, need, now, injected, &mut effects)?;
+                drop(view);
+                ks.apply(key, &effects)?;
+                return Ok(CompoundAnswer { members: vec![answer] });
+            }
             let c = algo.check(&*view, units, now, injected)?;
             algo.adjust(&*view, mode, units, now, c, &mut effects)?
         };

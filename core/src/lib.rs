@@ -20,7 +20,7 @@
 //! server module's commands, parsed and run without a server), `store` (an
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
 //! in the keyspace: lua/metrics.lua), `concurrency` (in-flight limits:
-//! lua/concurrency.lua).
+//! lua/concurrency.lua), `lease` (how many units a lease takes).
 
 #![forbid(unsafe_code)]
 
@@ -35,6 +35,7 @@ pub mod fixed_window;
 pub mod gcra;
 pub mod keyspace;
 pub mod leaky_bucket;
+pub mod lease;
 pub mod limits;
 pub mod metrics;
 pub mod numbers;
