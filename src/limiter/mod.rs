@@ -4,7 +4,8 @@
 //! `lua/`); `instance::Limiter` builds a call's key and entry call, has its
 //! `Backend` decide it and turns the answer into an `Outcome`; `compound`
 //! does the same for several limits at once; `conclude` applies dry run,
-//! `on_error` and the metrics; `block_cache` remembers denials.
+//! `on_error` and the metrics; `block_cache` remembers denials; `lease`
+//! answers a hot key's calls from units taken ahead (`withLease()`).
 //!
 //! Nothing here touches a Zval or reads an ini setting: the PHP layer hands in
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
@@ -19,6 +20,7 @@ pub mod gcra;
 pub mod held;
 pub mod instance;
 pub mod leaky_bucket;
+pub mod lease;
 pub mod local;
 mod outcome;
 pub mod params;
