@@ -11,7 +11,7 @@ echo "-- below the limit: 16 x 4 x 5 decisions\n";
 $lines = rl_threads(__DIR__ . '/workers/lease.php', 16, 4, ['decisions' => 5, 'prefix' => $prefix]);
 $accepted = array_sum(array_map(fn ($w) => (int) $w[0], rl_tagged($lines, 'accepted')));
 $held = array_map(fn ($w) => (int) $w[0], rl_tagged($lines, 'held'));
-echo "accepted $accepted; every request ended with units held by its thread: ", min($held) > 0 ? 'yes' : 'no', "\n";
+echo "accepted $accepted; every request ended with units held in leases: ", min($held) > 0 ? 'yes' : 'no', "\n";
 echo 'after the threads ended Redis holds ', $read(), ' = 1000 - what was admitted: ', $read() === 1000 - $accepted ? 'yes' : 'NO', "\n";
 echo 'anything else printed: ', json_encode(rl_untagged($lines, ['accepted', 'held'])), "\n";
 
@@ -24,7 +24,7 @@ echo 'after the threads ended Redis holds 1000 - what was admitted: ', $read() =
 ?>
 --EXPECT--
 -- below the limit: 16 x 4 x 5 decisions
-accepted 320; every request ended with units held by its thread: yes
+accepted 320; every request ended with units held in leases: yes
 after the threads ended Redis holds 680 = 1000 - what was admitted: yes
 anything else printed: []
 -- past the limit: 16 x 4 x 120 decisions on a fresh key
