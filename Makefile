@@ -149,7 +149,7 @@ check-architecture: ## fail when a file, function or type that docs/ARCHITECTURE
 check-stubs: $(SO) ## fail when stubs/ratelimit.stub.php differs from the extension
 	$(PHP) -n -d extension=$(SO) scripts/stubs.php | diff -u stubs/ratelimit.stub.php -
 
-bench: $(SO) $(MODULE_SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput, Redis Cluster + TLS rows → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
+bench: $(SO) $(MODULE_SO) ## one run: PING, every algorithm, userland, Symfony, Laravel (TCP+unix), Redis-side time, client CPU, issue 10 ratios, 8-process throughput, 8 processes on one hot key leased and not, Redis Cluster + TLS rows → BENCHMARKS.md + docs/benchmarks.png (BENCH_QUICK=1: tiny)
 	scripts/bench.bash
 
 plots: $(SO) ## docs/plots/*.png and the memory table from real runs of every algorithm against a redis-server (gnuplot)

@@ -177,6 +177,29 @@ foreach ($r['throughput_targets'] as $algo => $row) {
         $row['dps']['low'], $row['dps']['high'], $row['cpu']['ratio'], $ok($row['cpu']['ratio'] <= 1.1), $row['cpu']['low'], $row['cpu']['high']);
 }
 $out[] = '';
+$out[] = '## A hot key: leases (issue 52)';
+$out[] = '';
+$out[] = sprintf('%d PHP processes at once on ONE key of ONE redis-server (a limit no run uses up, nothing denied), %s decisions each, deciding in a loop as the throughput table\'s processes do: without a lease (every decision a round trip) and with `withLease(%d)` (one call takes up to %d units, the process answers the next ones itself). Redis calls = round trips ÷ decisions, counted by the processes (the answers Redis gave; a lease\'s give-back, at most one per lease, is not counted); Redis commands = INFO commandstats calls ÷ decisions (a script\'s own commands included: a take is about 5); Redis CPU as above. A fixed window without a lease is three plain commands in one round trip (the scriptless counter). %d interleaved round(s): medians, with the range over rounds.',
+    $cfg['procs'], $f($r['throughput_n'], 0), $r['hotkey_units'], $r['hotkey_units'], $cfg['throughput_rounds']);
+$out[] = '';
+$out[] = '| case | decisions/s | range | Redis calls/decision | Redis commands/decision | Redis CPU µs/decision | range | wall s |';
+$out[] = '|---|---:|---:|---:|---:|---:|---:|---:|';
+foreach ($r['hotkey'] as $name => $row) {
+    $out[] = sprintf('| %s | %s | %s–%s | %.3f | %.3f | %s | %s–%s | %.2f |', $name, $f($row['dps'], 0), $f($row['dps_min'], 0), $f($row['dps_max'], 0),
+        $row['trips'] ?? NAN, $row['calls'], $f($row['redis_cpu_us'], 2), $f($row['redis_cpu_us_min'], 2), $f($row['redis_cpu_us_max'], 2), $row['wall']);
+}
+$out[] = '';
+$out[] = sprintf('Issue 52\'s targets at `$units = %d`: leased decisions/s at least 5× the unleased limiter\'s (each round\'s own ratio, median and range), and at most 0.1 Redis calls per decision.', $r['hotkey_units']);
+$out[] = '';
+$out[] = '| algorithm | leased ÷ not leased decisions/s (target ≥ 5) | range | Redis calls per leased decision (target ≤ 0.1) |';
+$out[] = '|---|---:|---:|---:|';
+foreach ($r['hotkey_targets'] as $algo => $row) {
+    $out[] = sprintf('| %s | %.1f (%s) | %.1f–%.1f | %.3f (%s) |', $algo, $row['dps']['ratio'], $ok($row['dps']['ratio'] >= 5.0), $row['dps']['low'], $row['dps']['high'],
+        $row['trips'], $ok($row['trips'] <= 0.1));
+}
+$out[] = '';
+$out[] = 'Not in this table: the same with 16 threads of one ZTS process (the threads table\'s runner, bench/threads.php, decides over many keys; a hot-key row there is still to be added).';
+$out[] = '';
 $so = $r['scaleout'];
 $st = $so['table'];
 $out[] = '## Scale-out: Redis Cluster and TLS (issue 13)';

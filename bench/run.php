@@ -4,7 +4,8 @@
 //   1. the single-process table: every case of cases.php, interleaved rounds
 //      (order reversed every other round), Redis flushed before each timing, median;
 //   2. issue 10's ratios (ratios.php);
-//   3. throughput of 8 processes on one server (throughput.php), in interleaved rounds too;
+//   3. throughput of 8 processes on one server (throughput.php), in interleaved rounds too,
+//      and 8 processes on one hot key, leased against not (hotkey.php);
 //   4. the scale-out rows: a Redis Cluster and TLS, each against a PING to it (scaleout.php).
 declare(strict_types=1);
 
@@ -14,6 +15,7 @@ require __DIR__ . '/measure.php';
 require __DIR__ . '/rounds.php';
 require __DIR__ . '/ratios.php';
 require __DIR__ . '/throughput.php';
+require __DIR__ . '/hotkey.php';
 require __DIR__ . '/scaleout.php';
 
 $cfg = bench_config();
@@ -57,6 +59,13 @@ $throughput = array_map('throughput_row', $truns);
 $throughputTargets = throughput_targets($truns);
 $ctl->flushAll();
 
+$hcases = hotkey_cases();
+$hruns = interleaved_rounds(array_keys($hcases), $cfg['throughput_rounds'], "hot key, {$cfg['procs']} processes",
+    fn (string $name) => run_throughput($hcases[$name], $cfg['procs'], $tn, $ctl, 'hot'));
+$hotkey = array_map('throughput_row', $hruns);
+$hotkeyTargets = hotkey_targets($hruns);
+$ctl->flushAll();
+
 // Last: its servers live until this process exits, and no process is forked after they start.
 $scaleout = run_scaleout($cfg, $ids, $ctl);
 $ctl->flushAll();
@@ -82,5 +91,8 @@ echo json_encode([
     'table' => $table,
     'ratios' => $ratios,
     'throughput' => $throughput,
+    'hotkey' => $hotkey,
+    'hotkey_targets' => $hotkeyTargets,
+    'hotkey_units' => HOTKEY_UNITS,
     'scaleout' => $scaleout,
 ], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), "\n";

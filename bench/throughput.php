@@ -40,8 +40,22 @@ function redis_cpu_seconds(Redis $ctl): float
     return (float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user'];
 }
 
-/** One case: $procs children × $n decisions each; [decisions_per_s, redis_cpu_us, wall_s]. */
-function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
+/** Every command Redis has run (INFO commandstats calls), INFO itself left out. */
+function redis_calls(Redis $ctl): int
+{
+    $calls = 0;
+    foreach ($ctl->info('commandstats') as $name => $stat) {
+        if ($name === 'cmdstat_info') continue;
+        if (preg_match('/calls=(\d+)/', is_array($stat) ? 'calls=' . ($stat['calls'] ?? 0) : (string) $stat, $m)) $calls += (int) $m[1];
+    }
+    return $calls;
+}
+
+/** One case: $procs children × $n decisions each, over their own 1,000 ids, or all on the one
+ *  id $hot; [decisions_per_s, redis_cpu_us, redis commands per decision (INFO commandstats:
+ *  a script's own commands included), round trips per decision (counted by the children when
+ *  ratelimit.metrics is local: the answers not from a lease; else null), wall_s]. */
+function run_throughput(callable $make, int $procs, int $n, Redis $ctl, ?string $hot = null): array
 {
     $ctl->flushAll();
     $pipes = [];
@@ -55,12 +69,16 @@ function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
             try {
                 $call = $make();
                 $ids = [];
-                for ($i = 0; $i < 1000; $i++) $ids[] = "p$p:$i";
+                for ($i = 0; $i < 1000; $i++) $ids[] = $hot ?? "p$p:$i";
                 $call($ids[0]);                    // connect and load scripts before the start
                 fwrite($childEnd, "ready\n");
                 if (fgets($childEnd) !== "go\n") throw new RuntimeException('no start signal');
                 for ($i = 0; $i < $n; $i++) $call($ids[$i % 1000]);
-                fwrite($childEnd, json_encode(['end' => microtime(true)]) . "\n");
+                // With ratelimit.metrics on (the hot-key cases), the answers Redis gave: a
+                // round trip each (a lease's own answers are none).
+                $trips = ini_get('ratelimit.metrics') === 'local'
+                    ? array_sum(array_map(fn ($by) => array_sum($by) - ($by['lease'] ?? 0), RateLimitMetrics::sources())) : null;
+                fwrite($childEnd, json_encode(['end' => microtime(true), 'trips' => $trips]) . "\n");
             } catch (Throwable $e) {
                 fwrite(STDERR, "throughput child: {$e->getMessage()}\n");
                 $code = 1;
@@ -76,9 +94,11 @@ function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
         if (fgets($pipe) !== "ready\n") throw new RuntimeException('a throughput process failed before the start');
     }
     $cpu0 = redis_cpu_seconds($ctl);
+    $calls0 = redis_calls($ctl);
     $start = microtime(true);
     foreach ($pipes as $pipe) fwrite($pipe, "go\n");
     $ends = [];
+    $trips = 0;
     foreach ($pipes as $pid => $pipe) {
         $r = json_decode((string) fgets($pipe), true);
         fclose($pipe);
@@ -87,11 +107,14 @@ function run_throughput(callable $make, int $procs, int $n, Redis $ctl): array
             throw new RuntimeException("a throughput process failed (status $status)");
         }
         $ends[] = $r['end'];
+        $trips = $r['trips'] === null || $trips === null ? null : $trips + $r['trips'];
     }
     $decisions = $procs * $n;
     $cpu = redis_cpu_seconds($ctl) - $cpu0;
+    $calls = redis_calls($ctl) - $calls0;
     $wall = max($ends) - $start;
-    return ['dps' => $decisions / $wall, 'redis_cpu_us' => $cpu * 1e6 / $decisions, 'wall' => $wall, 'decisions' => $decisions];
+    return ['dps' => $decisions / $wall, 'redis_cpu_us' => $cpu * 1e6 / $decisions, 'calls' => $calls / $decisions,
+        'trips' => $trips === null ? null : $trips / $decisions, 'wall' => $wall, 'decisions' => $decisions];
 }
 
 /** One table row from the rounds of run_throughput(): medians, with the range of both figures. */
@@ -99,6 +122,11 @@ function throughput_row(array $rs): array
 {
     $row = ['rounds' => count($rs)];
     foreach (['dps', 'redis_cpu_us', 'wall'] as $k) $row[$k] = median(array_column($rs, $k));
+    // Commands and round trips per decision: where every round has them.
+    foreach (['calls', 'trips'] as $k) {
+        $v = array_column($rs, $k);
+        $row[$k] = count($v) === count($rs) ? median($v) : null;
+    }
     foreach (['dps', 'redis_cpu_us'] as $k) {
         $row["{$k}_min"] = min(array_column($rs, $k));
         $row["{$k}_max"] = max(array_column($rs, $k));

@@ -281,7 +281,7 @@ end)
 -- any member is blocked (`free` false on the way out), nothing is taken from
 -- any; a blocked member answers its block's time left, the others what they
 -- have left, untouched (reset 0). A refund ignores blocks, and none of the
--- three starts one. Returns whether every member's answer is an acceptance,
+-- modes starts one. Returns whether every member's answer is an acceptance,
 -- whether no member is blocked, then the records of members m .. n, as
 -- `members` does.
 --   mode 0 refund: gives back up to `units`; accepted, the state after it
@@ -290,13 +290,37 @@ end)
 --   mode 2 reserve (one key; token bucket, leaky bucket, GCRA): books
 --          `units` when the wait for them is at most `wait` µs, accepted
 --          with the wait as its delay; else a denial whose retry is the wait
+--   mode 3 lease (one key; token bucket, GCRA, fixed window): `wait` is
+--          the asking call's cost; see `lease` below. It reads the block
+--          as a charge does: a blocked id gets no lease
+local LEASE_SHARE = 4
+
+-- A lease (core/src/lease.rs is its twin): when `need` fits (check said so,
+-- with `remaining` what is left), takes min(want, floor(remaining / 4)) but
+-- at least `need`, in one commit, and answers that commit with the units
+-- taken in the delay slot; else the denial of `need`, taking nothing (a
+-- fixed window's counter without expiry repaired, as a consume's denial).
+local function lease(key, algo, argv, i, want, need, now, injected, fits, remaining, s1, s2, s3)
+  if not fits then
+    local reset, retry = algo.explain(key, argv, i, need, now, s1, s2, s3)
+    if algo.repair then algo.repair(key, argv, i, s1, s2, s3) end
+    return remaining, reset, retry, 0
+  end
+  local grant = math.max(math.min(want, math.floor(remaining / LEASE_SHARE)), need)
+  local _, _, t1, t2, t3 = algo.check(key, argv, i, grant, now, injected, false)
+  local rem, reset = algo.commit(key, argv, i, grant, now, t1, t2, t3)
+  return rem, reset, nil, grant
+end
+
 local function adjusted(keys, argv, at, m, n, mode, units, wait, now, injected, free)
   local algo = ALGORITHMS[argv[at + 2]]
   local key, block, i = keys[m], keys[n + m], at + 2
   local left = 0
   if mode ~= 0 then left = block_left(block, injected and math.floor(now / 1000) or nil) end
+  local probe = units
+  if mode == 3 then probe = wait end
   local fits, remaining, s1, s2, s3 = false, 0, nil, nil, nil
-  if left == 0 then fits, remaining, s1, s2, s3 = algo.check(key, argv, i, units, now, injected, false) end
+  if left == 0 then fits, remaining, s1, s2, s3 = algo.check(key, argv, i, probe, now, injected, false) end
   local all, none, later = true, free and left == 0, ''
   if m < n then
     all, none, later = adjusted(keys, argv, i + algo.nargs, m + 1, n, mode, units, wait, now, injected, none)
@@ -312,8 +336,10 @@ local function adjusted(keys, argv, at, m, n, mode, units, wait, now, injected, 
     remaining, reset, delay = algo.commit(key, argv, i, units, now, s1, s2, s3)
   elseif mode == 1 then
     remaining, reset, retry = algo.charge(key, argv, i, units, now, s1, s2, s3)
-  else
+  elseif mode == 2 then
     remaining, reset, delay, retry = algo.reserve(key, argv, i, units, now, wait, fits, s1, s2)
+  else
+    remaining, reset, retry, delay = lease(key, algo, argv, i, units, wait, now, injected, fits, remaining, s1, s2, s3)
   end
   if retry then
     if retry < 1 then retry = 1 end
@@ -327,10 +353,11 @@ end
 --          limiter: its key and its block key), as compound2's
 -- ARGV     per member, in KEYS order: its lockout in ms (read as a
 --          decision's, unused here), its algorithm's name and arguments;
---          then mode (0 refund, 1 charge, 2 reserve), units, the longest
---          wait in µs (reserve; else 0) and optionally now in µs (tests only)
+--          then mode (0 refund, 1 charge, 2 reserve, 3 lease), units, the
+--          longest wait in µs (reserve; a lease's cost; else 0) and
+--          optionally now in µs (tests only)
 -- Reply    per member, in KEYS order, its answer as a batch record (4
---          doubles, as compound2's)
+--          doubles, as compound2's; a lease's 4th is the units taken)
 -- Also returns, for the counted form: the instant, and whether all were accepted.
 local function adjust(keys, argv, o)
   o = o or 0

@@ -104,6 +104,7 @@ docs/frameworks.md #1: runs
 docs/frameworks.md #2: runs
 docs/give-back.md #1: runs
 docs/in-flight.md #1: runs
+docs/leases.md #1: runs
 docs/lockout.md #1: runs
 docs/operations.md #1: runs
 docs/operations.md #2: runs

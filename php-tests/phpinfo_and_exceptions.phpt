@@ -74,6 +74,13 @@ enabled => no
 entries => 0
 hits => 0
 
+Leases (withLease) => Units
+held by this thread => 0 in 0 lease(s)
+leased (this process) => 0
+returned (this process) => 0
+expired (this process) => 0
+held (this process) => 0
+
 Decision metrics (this process) => Total
 mode => off
 dry run (ratelimit.dry_run) => off

@@ -43,7 +43,7 @@ unlink($tmp);
 --EXPECT--
 the stub and the extension agree
 CompoundRateLimiter, ConcurrencyLimiter, ConcurrencyPermit, FixedWindowRateLimiter, GcraRateLimiter, LeakyBucketRateLimiter, RateLimitMetrics, RateLimitResult, RateLimiterException, RateLimiterInterface, SlidingWindowRateLimiter, TokenBucketRateLimiter
-17 properties, 120 methods, 183 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.dry_run, ratelimit.key_prefix, ratelimit.local_share, ratelimit.max_connections, ratelimit.metrics, ratelimit.multiplex, ratelimit.on_error, ratelimit.redis_url, ratelimit.retry_interval, ratelimit.server_module, ratelimit.timeout
+17 properties, 124 methods, 189 parameters; ini: ratelimit.block_cache, ratelimit.block_cache_size, ratelimit.connect_timeout, ratelimit.dry_run, ratelimit.key_prefix, ratelimit.local_share, ratelimit.max_connections, ratelimit.metrics, ratelimit.multiplex, ratelimit.on_error, ratelimit.redis_url, ratelimit.retry_interval, ratelimit.server_module, ratelimit.timeout
 -- the comparison sees a changed stub
 - stub:      FixedWindowRateLimiter cloneable: true
 + extension: FixedWindowRateLimiter cloneable: false

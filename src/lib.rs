@@ -74,14 +74,35 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
 }
 
 /// RSHUTDOWN: the permits this request still holds are freed (after a fatal
-/// error, an uncaught exception, `exit()` or a timeout too: PHP runs it then).
+/// error, an uncaught exception, `exit()` or a timeout too: PHP runs it then),
+/// and this thread's leases older than their `maxAge` go back.
 extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
     let _ = std::panic::catch_unwind(limiter::held::release_all);
+    let _ = std::panic::catch_unwind(limiter::lease::give_back_aged);
     0
 }
+
+/// The module's globals hold nothing; their shutdown is the one hook PHP
+/// runs when a thread of a threaded (ZTS) server ends, on that thread (and
+/// once at the process's end otherwise): this thread's leases go back then.
+/// A byte, since PHP registers no globals of size 0 (and runs no hook for them).
+#[derive(Default)]
+struct ThreadEnd(#[allow(dead_code)] u8);
+
+impl ext_php_rs::zend::ModuleGlobal for ThreadEnd {
+    fn gshutdown(&mut self) {
+        let _ = std::panic::catch_unwind(limiter::lease::give_back_all);
+    }
+}
+
+static THREAD_END: ext_php_rs::zend::ModuleGlobals<ThreadEnd> = ext_php_rs::zend::ModuleGlobals::new();
 
 #[php_module]
 #[php(startup = startup)]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
-    module.info_function(php::ini::info::module_info).request_startup_function(request_startup).request_shutdown_function(request_shutdown)
+    module
+        .info_function(php::ini::info::module_info)
+        .request_startup_function(request_startup)
+        .request_shutdown_function(request_shutdown)
+        .globals(&THREAD_END)
 }

@@ -110,7 +110,7 @@ final class RateLimitResult
     public readonly bool $wouldDeny;
 
     /**
-     * What decided: 'redis' (Redis, the Lua library or the server module), 'memory' (a memory:// target), 'cache' (the block cache), 'local' (this process, ratelimit.on_error = local) or 'on_error' (an allow/deny answer).
+     * What decided: 'redis' (Redis, the Lua library or the server module), 'memory' (a memory:// target), 'cache' (the block cache), 'local' (this process, ratelimit.on_error = local), 'on_error' (an allow/deny answer) or 'lease' (this process's lease, withLease()).
      */
     public readonly string $source;
 
@@ -291,9 +291,17 @@ final class RateLimitMetrics
 
     /**
      * This process's answers by what gave them, per limiter (limiters with no answer left out); counted when ratelimit.metrics is local or redis.
-     * @return array<string, array{redis: int, memory: int, cache: int, local: int, on_error: int}>
+     * @return array<string, array{redis: int, memory: int, cache: int, local: int, on_error: int, lease: int}>
      */
     public static function sources(): array {}
+
+    /**
+     * What leases (withLease()) did in this process, per limiter: units leased (taken into leases), returned (given back:
+     * a refund, or the key deleted by reset()), expired (void without going back: a fixed window's lease whose window ended,
+     * a give-back that failed), held (in leases now, every thread). Counted whatever ratelimit.metrics says.
+     * @return array<string, array{leased: int, returned: int, expired: int, held: int}>
+     */
+    public static function leases(): array {}
 
     /**
      * Each Redis target's breaker in this process, by target (its DSN without a password): closed or open, seconds it stays open,
@@ -345,6 +353,18 @@ class FixedWindowRateLimiter implements RateLimiterInterface
      * @param ?int $limit long form: int $limit, requests per window; short form: not used
      */
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, int|float|null $window = null, ?int $limit = null) {}
+
+    /**
+     * A copy of this limiter (same target, keys, policy and $remaining; this object's own class) whose consumes are
+     * answered from a lease: one atomic call takes up to $units at once (never more than is there, at most a quarter of
+     * what is left, at least the call's cost), and the calls after it spend them in this process (per thread) without a
+     * round trip (RateLimitResult::$source 'lease'). What is left goes back (a refund) when the lease is older than
+     * $maxAge seconds (at the limiter's next call and at the request's end), on reset(), and when the thread or process
+     * ends; a fixed window's lease ends with its window. Units admitted across all processes never exceed the limit; a
+     * call may be denied while other processes hold unused units, at most the units leased. See docs/leases.md.
+     * @throws ValueError for $units below 1 or a $maxAge not above 0 or not finite
+     */
+    public function withLease(int $units, float $maxAge = 1.0): static {}
 
     /**
      * A copy (of this object's own class, on the same keys; this limiter is unchanged) whose windows start at
@@ -626,6 +646,18 @@ class TokenBucketRateLimiter implements RateLimiterInterface
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|float $keyPrefix, ?int $capacity = null, ?float $refillRate = null) {}
 
     /**
+     * A copy of this limiter (same target, keys, policy and $remaining; this object's own class) whose consumes are
+     * answered from a lease: one atomic call takes up to $units at once (never more than is there, at most a quarter of
+     * what is left, at least the call's cost), and the calls after it spend them in this process (per thread) without a
+     * round trip (RateLimitResult::$source 'lease'). What is left goes back (a refund) when the lease is older than
+     * $maxAge seconds (at the limiter's next call and at the request's end), on reset(), and when the thread or process
+     * ends; a fixed window's lease ends with its window. Units admitted across all processes never exceed the limit; a
+     * call may be denied while other processes hold unused units, at most the units leased. See docs/leases.md.
+     * @throws ValueError for $units below 1 or a $maxAge not above 0 or not finite
+     */
+    public function withLease(int $units, float $maxAge = 1.0): static {}
+
+    /**
      * Books $cost now, to be used after the result's delay seconds, when that delay is at most $maxWait
      * (allowed = true); otherwise books nothing: allowed = false and retryAfter is the wait $cost would need now.
      * Bookings are served in the order made: a later consume() or reserve() cannot take booked units.
@@ -904,6 +936,18 @@ class GcraRateLimiter implements RateLimiterInterface
      * @param ?float $period long form: float $period, seconds; short form: not used
      */
     public function __construct(#[\SensitiveParameter] Redis|RedisCluster|array|string|int|float|null $connection, string|int $keyPrefix, ?int $maxBurst = null, int|float|null $count = null, ?float $period = null) {}
+
+    /**
+     * A copy of this limiter (same target, keys, policy and $remaining; this object's own class) whose consumes are
+     * answered from a lease: one atomic call takes up to $units at once (never more than is there, at most a quarter of
+     * what is left, at least the call's cost), and the calls after it spend them in this process (per thread) without a
+     * round trip (RateLimitResult::$source 'lease'). What is left goes back (a refund) when the lease is older than
+     * $maxAge seconds (at the limiter's next call and at the request's end), on reset(), and when the thread or process
+     * ends; a fixed window's lease ends with its window. Units admitted across all processes never exceed the limit; a
+     * call may be denied while other processes hold unused units, at most the units leased. See docs/leases.md.
+     * @throws ValueError for $units below 1 or a $maxAge not above 0 or not finite
+     */
+    public function withLease(int $units, float $maxAge = 1.0): static {}
 
     /**
      * Exactly what redis-cell's CL.THROTTLE key maxBurst count period quantity returns:

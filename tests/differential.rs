@@ -307,10 +307,11 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
             let id = rng.pick(&IDS);
             let max_cost = policies[m].max_cost.min(policies.iter().map(|p| p.max_cost).min().unwrap());
             let cost = if rng.below(3) == 0 { rng.range(1, max_cost) } else { 1 };
-            let what = rng.below(20);
+            let what = rng.below(21);
             let units = if rng.below(3) == 0 { rng.range(1, 2 * max_cost + 1) } else { 1 };
             let wait = rng.pick(&[0.0, 0.5, 2.0, 30.0]);
             let books = matches!(policies[m].algorithm, Algorithm::TokenBucket | Algorithm::LeakyBucket | Algorithm::Gcra);
+            let lends = matches!(policies[m].algorithm, Algorithm::TokenBucket | Algorithm::Gcra | Algorithm::FixedWindow);
             let block_ms = rng.range(1, 20_000);
             let ids: Vec<&[u8]> = (0..rng.range(1, 5)).map(|_| rng.pick(&IDS)).collect();
             let (kind, foreign) =
@@ -331,6 +332,7 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     14 => ("charge", one.adjust_at(id, Adjust::Charge, units, opts, Some(now)).map(|o| vec![o])),
                     15 if books => ("reserve", one.adjust_at(id, Adjust::Reserve(wait), cost, opts, Some(now)).map(|o| vec![o])),
                     15 => ("charge", one.adjust_at(id, Adjust::Charge, 1, opts, Some(now)).map(|o| vec![o])),
+                    // A lease: up to `units` (or the cost), at least the cost; its units taken in the delay.
                     16 => {
                         ("compound refund", all.adjust_at(id, Adjust::Refund, units, opts, Some(now)).map(|d| [vec![d.outcome], d.members].concat()))
                     }
@@ -340,6 +342,9 @@ fn agree_on_random_sequences(counted: bool, sequences: u64) {
                     18 if rng_bit(step) => ("block", one.block(id, block_ms, opts, Some(now)).map(|_| vec![])),
                     18 => ("compound block", all.block(id, block_ms, opts, Some(now)).map(|_| vec![])),
                     19 => ("unblock", one.unblock(id, opts.timeouts).map(|_| vec![])),
+                    // A lease: up to `units` (or the cost), at least the cost; its units taken in the delay.
+                    20 if lends => ("lease", one.adjust_at(id, Adjust::Lease(cost), (units * 20).max(cost), opts, Some(now)).map(|o| vec![o])),
+                    20 => ("consume", one.decide_at(id, Op::Consume(cost), opts, Some(now)).map(|o| vec![o])),
                     _ => ("outside write", Ok(vec![])),
                 }
             };

@@ -60,12 +60,20 @@ pub enum Adjust {
     /// Book `units` to be used after a wait of at most this many µs
     /// (token bucket, leaky bucket, GCRA); else book nothing.
     Reserve(f64),
+    /// Take a lease (token bucket, GCRA, fixed window): up to `units`, at
+    /// least the call's own cost (this many), never more than is there
+    /// (`crate::lease`); when even the cost does not fit, nothing.
+    Lease(f64),
 }
 
 impl Adjust {
     /// Whether `algo` can do it (a booking needs an algorithm whose debt is a wait).
     pub fn fits(self, algo: &Algorithm) -> bool {
-        !matches!(self, Adjust::Reserve(_)) || matches!(algo, Algorithm::TokenBucket(_) | Algorithm::LeakyBucket(_) | Algorithm::Gcra(_))
+        match self {
+            Adjust::Reserve(_) => matches!(algo, Algorithm::TokenBucket(_) | Algorithm::LeakyBucket(_) | Algorithm::Gcra(_)),
+            Adjust::Lease(_) => matches!(algo, Algorithm::TokenBucket(_) | Algorithm::Gcra(_) | Algorithm::FixedWindow(_)),
+            _ => true,
+        }
     }
 }
 
@@ -246,6 +254,7 @@ impl Algorithm {
             }
             (Adjust::Reserve(wait), Algorithm::LeakyBucket(p), State::LeakyBucket(s)) => booked(leaky_bucket::reserve(p, units, wait, s, effects)),
             (Adjust::Reserve(wait), Algorithm::Gcra(p), State::Gcra(s)) => booked(gcra::reserve(p, wait, now, s, effects)),
+            (Adjust::Lease(_), ..) => unreachable!("a lease is taken by Algorithm::lease"),
             _ => unreachable!("a check's state belongs to its own algorithm, and a booking to one that books (Adjust::fits)"),
         })
     }

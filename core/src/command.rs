@@ -30,9 +30,15 @@
 //!                           1,000: a member per unit); `max_wait_us`: a
 //!                           reservation's longest wait, 0 to MAX_US (else 0).
 //!                           Its block keys and lockouts are the decisions'
-//!                           (below): a refund ignores a block; a charge or
-//!                           booking on a blocked id is denied, taking
-//!                           nothing from any member; none of them starts one
+//!                           (below): a refund ignores a block; a charge,
+//!                           booking or lease on a blocked id is denied,
+//!                           taking nothing from any member; none of them
+//!                           starts one. Mode 3 takes a lease (one key: token
+//!                           bucket, GCRA, fixed window; `Algorithm::lease`):
+//!                           up to `units` (1 to 2^40), at least the asking
+//!                           call's cost, sent in the `max_wait_us` slot (1 to
+//!                           the policy's `max_cost` and to `units`); its
+//!                           record's 4th double is the units taken (0 when denied)
 //!   RATELIMIT.INFLIGHT_ACQUIRE 1 key max ttl_us token waiting [now_us]  (in-flight limits,
 //!   RATELIMIT.INFLIGHT_RELEASE 1 key token [now_us]              `concurrency`:
 //!   RATELIMIT.INFLIGHT_RENEW   1 key ttl_us token [now_us]       what each replies
@@ -411,7 +417,8 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
                 b"0" => Adjust::Refund,
                 b"1" => Adjust::Charge,
                 b"2" => Adjust::Reserve(wait),
-                _ => return Err(bad("the mode must be 0 (refund), 1 (charge) or 2 (reserve)")),
+                b"3" => Adjust::Lease(wait),
+                _ => return Err(bad("the mode must be 0 (refund), 1 (charge), 2 (reserve) or 3 (lease)")),
             };
             // A refund's units bound nothing (it gives back at most what was
             // used), nor a charge's (a debt is bounded by each algorithm)
@@ -423,11 +430,20 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
             if mode == Adjust::Charge && units > MAX_LOG_COST && members.iter().any(|m| matches!(m.limit.algo, Algorithm::SlidingLog(_))) {
                 return Err(bad(&format!("an exact log takes at most {MAX_LOG_COST} units per call")));
             }
-            if members.iter().any(|m| !mode.fits(&m.limit.algo)) {
+            if !matches!(mode, Adjust::Lease(_)) && members.iter().any(|m| !mode.fits(&m.limit.algo)) {
                 return Err(bad("reserve books on a token bucket, a leaky bucket or GCRA"));
             }
             if matches!(mode, Adjust::Reserve(_)) && members.len() != 1 {
                 return Err(bad("reserve books on one key"));
+            }
+            if let Adjust::Lease(need) = mode {
+                if members.len() != 1 || !mode.fits(&members[0].limit.algo) {
+                    return Err(bad("a lease is taken on one key of a token bucket, GCRA or a fixed window"));
+                }
+                let most = members[0].limit.algo.max_cost().min(units);
+                if !(1.0..=most).contains(&need) {
+                    return Err(bad(&format!("a lease's cost must be a whole number from 1 to {most} (the policy's largest cost and the units)")));
+                }
             }
             let mut sorted: Vec<&[u8]> = keys.to_vec();
             sorted.sort_unstable();
@@ -582,9 +598,22 @@ mod tests {
             "ERR ratelimit: reserve books on a token bucket, a leaky bucket or GCRA"
         );
         assert_eq!(refusal(Command::Adjust, "a 4 a b a! b! 0 gcra 1000 3000 0 gcra 1000 3000 2 1 0"), "ERR ratelimit: reserve books on one key");
+        let a = args("ratelimit.adjust 2 a a! 0 gcra 1000 3000 3 50 2");
+        assert!(matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Lease(n), units: 50.0, .. } if n == 2.0));
         assert_eq!(
-            refusal(Command::Adjust, "a 2 a a! 0 gcra 1000 3000 3 1 0"),
-            "ERR ratelimit: the mode must be 0 (refund), 1 (charge) or 2 (reserve)"
+            refusal(Command::Adjust, "a 2 a a! 0 sliding_log 1000000 5 1000 3 5 1"),
+            "ERR ratelimit: a lease is taken on one key of a token bucket, GCRA or a fixed window"
+        );
+        assert_eq!(
+            refusal(Command::Adjust, "a 4 a b a! b! 0 gcra 1000 3000 0 gcra 1000 3000 3 5 1"),
+            "ERR ratelimit: a lease is taken on one key of a token bucket, GCRA or a fixed window"
+        );
+        for bad_need in ["0", "4", "51"] {
+            assert!(refusal(Command::Adjust, &format!("a 2 a a! 0 gcra 1000 3000 3 50 {bad_need}")).contains("a lease's cost must be"), "{bad_need}");
+        }
+        assert_eq!(
+            refusal(Command::Adjust, "a 2 a a! 0 gcra 1000 3000 4 1 0"),
+            "ERR ratelimit: the mode must be 0 (refund), 1 (charge), 2 (reserve) or 3 (lease)"
         );
         assert_eq!(
             refusal(Command::Adjust, "a 2 a a! 0 gcra 1000 3000 0 1 -1"),

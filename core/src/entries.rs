@@ -351,6 +351,17 @@ fn adjust_at<K: Keyspace + ?Sized>(
 ) -> Read<CompoundAnswer> {
     let reads_block = mode != crate::algorithm::Adjust::Refund;
     let now_ms = lockout::now_ms(now, injected);
+    // A lease (one key: `command::parse` checks it): the block read first, as a charge reads it.
+    if let (crate::algorithm::Adjust::Lease(need), [m]) = (mode, members) {
+        let left = lockout::left_ms(&*ks.view(m.block), now_ms);
+        if left > 0.0 {
+            return Ok(CompoundAnswer { members: vec![blocked(left)] });
+        }
+        let mut effects = Vec::new();
+        let answer = m.limit.algo.lease(&*ks.view(m.key), units, need, now, injected, &mut effects)?;
+        ks.apply(m.key, &effects)?;
+        return Ok(CompoundAnswer { members: vec![answer] });
+    }
     // Per member: its block's time left (0: none, or a refund), and its check when not blocked.
     let mut checked = Vec::with_capacity(members.len());
     for m in members {

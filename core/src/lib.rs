@@ -21,7 +21,7 @@
 //! in-memory keyspace the entries run on), `metrics` (decision counters kept
 //! in the keyspace: lua/metrics.lua), `concurrency` (in-flight limits:
 //! lua/concurrency.lua), `lockout` (the blocks of block() and
-//! withLockout(): lua/lockout.lua).
+//! withLockout(): lua/lockout.lua), `lease` (how many units a lease takes).
 
 #![forbid(unsafe_code)]
 
@@ -37,6 +37,7 @@ pub mod fixed_window;
 pub mod gcra;
 pub mod keyspace;
 pub mod leaky_bucket;
+pub mod lease;
 pub mod limits;
 pub mod lockout;
 pub mod metrics;

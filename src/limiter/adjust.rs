@@ -18,6 +18,10 @@ pub enum Adjust {
     Charge,
     /// Book the units when the wait for them is at most this many seconds.
     Reserve(f64),
+    /// Take a lease of up to the units, at least this cost (`limiter::lease`):
+    /// the outcome's `delay_us` holds the units taken, which
+    /// `lease::take` moves out before anyone sees it.
+    Lease(i64),
 }
 
 impl Adjust {
@@ -28,6 +32,8 @@ impl Adjust {
             Adjust::Charge => (1, 0),
             // Whole µs, rounded down: a booking never waits longer than asked.
             Adjust::Reserve(s) => (2, (s * 1e6).floor() as i64),
+            // The asking call's cost rides in the wait's slot.
+            Adjust::Lease(need) => (3, need),
         };
         ([mode, units, wait_us, now_us.unwrap_or(0)], if now_us.is_some() { 4 } else { 3 })
     }
@@ -40,6 +46,10 @@ impl Adjust {
     pub fn check(self, policy: &Policy, units: i64) -> Result<()> {
         let most = match (self, policy.algorithm) {
             (Adjust::Reserve(_), _) => return policy.check_cost(units),
+            (Adjust::Lease(need), _) => {
+                policy.check_cost(need)?;
+                MAX_COUNT
+            }
             (Adjust::Charge, Algorithm::SlidingLog) => MAX_LOG_COST,
             _ => MAX_COUNT,
         };
@@ -70,6 +80,7 @@ mod tests {
         assert_eq!(Adjust::Refund.call_args(3, None), ([0, 3, 0, 0], 3));
         assert_eq!(Adjust::Charge.call_args(2, Some(7)), ([1, 2, 0, 7], 4));
         assert_eq!(Adjust::Reserve(0.25).call_args(1, None), ([2, 1, 250_000, 0], 3));
+        assert_eq!(Adjust::Lease(2).call_args(50, None), ([3, 50, 2, 0], 3));
     }
 
     #[test]

@@ -225,6 +225,11 @@ impl Limiter {
         }
     }
 
+    /// Tells this policy from another on the same key (the block cache's, the leases' tables).
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+
     pub fn limit(&self) -> i64 {
         self.policy.limit
     }
@@ -467,8 +472,10 @@ impl Limiter {
             c.give_back(t);
         }
         self.forget(&key);
-        let decided = local::or_local(decided, opts.on_error, opts.local, |share| {
-            local::adjust(&self.backend, &[&self.policy], &args, &[&key, &block], mode, units, now_us, share).map(|mut o| o.remove(0))
+        let decided = local::or_local(decided, opts.on_error, opts.local, |share| match mode {
+            // A lease Redis could not give is this call's cost decided here, nothing held.
+            Adjust::Lease(need) => local::decide(&self.backend, &self.policy, &args, [&key, &block], Op::Consume(need), now_us, share),
+            _ => local::adjust(&self.backend, &[&self.policy], &args, &[&key, &block], mode, units, now_us, share).map(|mut o| o.remove(0)),
         });
         conclude.one(decided, false)
     }

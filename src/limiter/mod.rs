@@ -5,7 +5,8 @@
 //! `Backend` decide it and turns the answer into an `Outcome`; `compound`
 //! does the same for several limits at once; `conclude` applies dry run,
 //! `on_error` and the metrics; `block_cache` remembers denials; `lockout`
-//! names the keys of blocked ids.
+//! names the keys of blocked ids; `lease` answers a hot key's calls from
+//! units taken ahead (`withLease()`).
 //!
 //! Nothing here touches a Zval or reads an ini setting: the PHP layer hands in
 //! plain numbers, the full key prefix, the timeouts and the `on_error` policy.
@@ -21,6 +22,7 @@ pub mod gcra;
 pub mod held;
 pub mod instance;
 pub mod leaky_bucket;
+pub mod lease;
 pub mod local;
 pub mod lockout;
 mod outcome;

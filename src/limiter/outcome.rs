@@ -37,11 +37,13 @@ pub enum Source {
     Local = 3,
     /// `ratelimit.on_error = allow` or `deny`.
     OnError = 4,
+    /// This process's lease (`withLease()`): units already taken in Redis.
+    Lease = 5,
 }
 
 impl Source {
     /// Every source, in the order of their numbers.
-    pub const ALL: [Source; 5] = [Source::Redis, Source::Memory, Source::Cache, Source::Local, Source::OnError];
+    pub const ALL: [Source; 6] = [Source::Redis, Source::Memory, Source::Cache, Source::Local, Source::OnError, Source::Lease];
 
     /// As PHP reads it (`$result->source`).
     pub fn name(self) -> &'static str {
@@ -51,6 +53,7 @@ impl Source {
             Source::Cache => "cache",
             Source::Local => "local",
             Source::OnError => "on_error",
+            Source::Lease => "lease",
         }
     }
 

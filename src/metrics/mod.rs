@@ -103,12 +103,12 @@ pub struct Counters {
     /// (PENDING order): it goes with this limiter's next counted call.
     unsent: [AtomicU64; 5],
     /// Answers by what gave them (`limiter::Source` order: redis, memory,
-    /// cache, local, on_error), in this process only.
+    /// cache, local, on_error, lease), in this process only.
     sources: [AtomicU64; SOURCES.len()],
 }
 
 /// What answers are counted by (`RateLimitMetrics::local()`'s `sources`), in `limiter::Source` order.
-pub const SOURCES: [&str; 5] = ["redis", "memory", "cache", "local", "on_error"];
+pub const SOURCES: [&str; 6] = ["redis", "memory", "cache", "local", "on_error", "lease"];
 
 impl Counters {
     fn new() -> Self {

@@ -35,6 +35,20 @@ pub struct FixedWindowRateLimiter {
 }
 
 rate_limiter_impl!(FixedWindowRateLimiter {
+    /// A copy of this limiter that takes up to `units` at once from Redis
+    /// (never more than is there, fewer as the limit runs low), answers its
+    /// consumes from them without a round trip (`source` 'lease'), and gives
+    /// back what is left after `maxAge` seconds, on `reset()` and when the
+    /// process or thread ends. This limiter is unchanged.
+    #[php(optional = maxAge)]
+    pub fn with_lease(
+        self_: &mut ::ext_php_rs::types::ZendClassObject<FixedWindowRateLimiter>,
+        units: &::ext_php_rs::types::Zval,
+        maxAge: Option<&::ext_php_rs::types::Zval>,
+    ) -> PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<FixedWindowRateLimiter>>> {
+        crate::php::classes::lease::copy(self_, "FixedWindowRateLimiter", units, maxAge, |c, state| FixedWindowRateLimiter { state, policy: c.policy.clone() })
+    }
+
     #[php(optional = window)]
     pub fn __construct(connection: &Zval, keyPrefix: &Zval, window: Option<&Zval>, limit: Option<&Zval>) -> PhpResult<Self> {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
@@ -67,6 +81,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
 impl Finish for FixedWindowRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        crate::php::classes::lease::declare(ce)?;
         limiter_class::finish::<Self>(
             ce,
             &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("window", OPTIONAL_INT_OR_FLOAT, None), Param("limit", OPTIONAL_INT, None)],

@@ -36,6 +36,20 @@ pub struct GcraRateLimiter {
 }
 
 rate_limiter_impl!(GcraRateLimiter {
+    /// A copy of this limiter that takes up to `units` at once from Redis
+    /// (never more than is there, fewer as the limit runs low), answers its
+    /// consumes from them without a round trip (`source` 'lease'), and gives
+    /// back what is left after `maxAge` seconds, on `reset()` and when the
+    /// process or thread ends. This limiter is unchanged.
+    #[php(optional = maxAge)]
+    pub fn with_lease(
+        self_: &mut ::ext_php_rs::types::ZendClassObject<GcraRateLimiter>,
+        units: &::ext_php_rs::types::Zval,
+        maxAge: Option<&::ext_php_rs::types::Zval>,
+    ) -> PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<GcraRateLimiter>>> {
+        crate::php::classes::lease::copy(self_, "GcraRateLimiter", units, maxAge, |c, state| GcraRateLimiter { state, policy: c.policy.clone() })
+    }
+
     #[php(optional = maxBurst)]
     pub fn __construct(
         connection: &Zval,
@@ -93,6 +107,7 @@ impl Finish for GcraRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     /// `throttle(string $id = '', int $quantity = 1)`: not nullable (see `values::Id`).
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        crate::php::classes::lease::declare(ce)?;
         crate::php::classes::give_back::declare_reserve(ce)?;
         zend_api::set_parameter(ce, "throttle", 0, "id", MAY_BE_STRING, None)?;
         zend_api::set_parameter(ce, "throttle", 1, "quantity", MAY_BE_LONG, None)?;

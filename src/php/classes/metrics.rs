@@ -99,7 +99,8 @@ impl RateLimitMetrics {
     /// This process's answers by what gave them, by limiter (as `local()`
     /// names them): `redis`, `memory` (a `memory://` target), `cache` (the
     /// block cache), `local` (this process, `ratelimit.on_error = local`),
-    /// `on_error` (an `allow`/`deny` answer). Counted when `ratelimit.metrics`
+    /// `on_error` (an `allow`/`deny` answer), `lease` (this process's lease,
+    /// `withLease()`). Counted when `ratelimit.metrics`
     /// is `local` or `redis`.
     pub fn sources() -> PhpResult<ZBox<ZendHashTable>> {
         let mut out = ZendHashTable::new();
@@ -107,6 +108,26 @@ impl RateLimitMetrics {
             let mut row = ZendHashTable::new();
             for (source, n) in metrics::SOURCES.iter().zip(counts) {
                 row.insert(*source, n as i64)?;
+            }
+            match int_key(&name) {
+                Some(i) => out.insert_at_index(i, row)?,
+                None => out.insert(ArrayKey::ZendString(&ZendStr::new(&name, false)), row)?,
+            }
+        }
+        Ok(out)
+    }
+
+    /// What leases (`withLease()`) did in this process, by limiter (its key
+    /// prefix): `leased` (units taken into leases), `returned` (given back),
+    /// `expired` (void without going back: a fixed window's lease whose
+    /// window ended, a give-back that failed) and `held` (units in leases
+    /// now, every thread). Counted whatever `ratelimit.metrics` says.
+    pub fn leases() -> PhpResult<ZBox<ZendHashTable>> {
+        let mut out = ZendHashTable::new();
+        for (name, counts) in crate::limiter::lease::counts::all() {
+            let mut row = ZendHashTable::new();
+            for (what, n) in crate::limiter::lease::counts::NAMES.iter().zip(counts) {
+                row.insert(*what, n)?;
             }
             match int_key(&name) {
                 Some(i) => out.insert_at_index(i, row)?,

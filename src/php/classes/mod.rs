@@ -2,7 +2,7 @@
 //! forms and parameters; the `RateLimiterInterface` methods come from
 //! `rate_limiter_impl!` in `interface`), what every limiter class holds and
 //! does (`state`), its `$remaining` property, `var_dump()` view and dry-run
-//! copy, `refund()`/`charge()`/`reserve()`'s parameters (`give_back`), `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
+//! copy, `withLease()`'s copy (`lease`), `refund()`/`charge()`/`reserve()`'s parameters (`give_back`), `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
 //! which also lists their class entries), and `RateLimitMetrics` (`metrics`).
 pub mod compound;
 pub mod concurrency;
@@ -13,6 +13,7 @@ pub mod gcra;
 mod give_back;
 pub mod interface;
 pub mod leaky_bucket;
+mod lease;
 mod limiter_class;
 pub mod metrics;
 mod remaining;

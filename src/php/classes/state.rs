@@ -85,6 +85,8 @@ pub struct LimiterState {
     remaining: Option<i64>,
     /// `withDryRun()`'s choice; `None`: `ratelimit.dry_run` decides, call by call.
     dry_run: Option<bool>,
+    /// `withLease()`'s terms: consumes are answered from leases (`limiter::lease`).
+    lease: Option<crate::limiter::lease::Terms>,
 }
 
 impl LimiterState {
@@ -98,7 +100,14 @@ impl LimiterState {
             let key_prefix = args.bytes("keyPrefix")?;
             let (backend, timeouts) = connection::resolve(args.connection())?;
             let limiter = Limiter::new(policy, backend, &settings::key_prefix(), &key_prefix)?;
-            Ok(LimiterState { class: sig.class, decider: Decider::One(std::sync::Arc::new(limiter)), timeouts, remaining: None, dry_run: None })
+            Ok(LimiterState {
+                class: sig.class,
+                decider: Decider::One(std::sync::Arc::new(limiter)),
+                timeouts,
+                remaining: None,
+                dry_run: None,
+                lease: None,
+            })
         };
         make().map_err(|e| args.explain(e))
     }
@@ -116,13 +125,27 @@ impl LimiterState {
             .collect::<Result<Vec<_>>>()?;
         let timeouts = members.first().map(|m| m.timeouts).unwrap_or_default();
         let decider = Decider::Many(std::sync::Arc::new(Compound::new(limiters)?), policy_names(keys));
-        Ok(LimiterState { class, decider, timeouts, remaining: None, dry_run: None })
+        Ok(LimiterState { class, decider, timeouts, remaining: None, dry_run: None, lease: None })
     }
 
     /// `withDryRun($on)`: the same limiter (same target, keys, policy,
     /// `$remaining`), in dry run or not whatever `ratelimit.dry_run` says.
     pub fn with_dry_run(&self, on: bool) -> Self {
         LimiterState { dry_run: Some(on), ..self.clone() }
+    }
+
+    /// `withLease($units, $maxAge)`: the same limiter, answering its consumes
+    /// from leases (a limiter of one algorithm that lends; checked here).
+    pub fn with_lease(&self, units: i64, max_age: f64) -> Result<Self> {
+        let terms = crate::limiter::lease::Terms::new(self.limiter().policy().algorithm, units, max_age)?;
+        // A lease's answers are this process's own: they would not see a block.
+        if self.limiter().lockout_ms() > 0 {
+            return Err(crate::error::Error::value(
+                "units",
+                "a lease of a limiter that does not lock out (a lease's answers would not see withLockout()'s blocks)",
+            ));
+        }
+        Ok(LimiterState { lease: Some(terms), ..self.clone() })
     }
 
     fn timeouts(&self) -> Timeouts {
@@ -158,6 +181,9 @@ impl LimiterState {
                 Some(cost) => Op::Consume(cost.value("cost")?),
                 None => Op::Peek,
             };
+            if let (Some(terms), Decider::One(l), Op::Consume(cost)) = (self.lease, &self.decider, op) {
+                return crate::limiter::lease::decide(l, terms, &id.bytes()?, cost, self.options()).map(RateLimitResult::new);
+            }
             self.decider.decide(&id.bytes()?, op, self.options())
         };
         let result = run();
@@ -225,7 +251,13 @@ impl LimiterState {
     }
 
     pub fn reset(&mut self, id: Id) -> PhpResult<()> {
-        let run = || -> Result<()> { self.decider.reset(&id.bytes()?, self.timeouts()) };
+        let run = || -> Result<()> {
+            let id = id.bytes()?;
+            if let (Some(_), Decider::One(l)) = (self.lease, &self.decider) {
+                crate::limiter::lease::give_back_key(l, &l.key(&id)?);
+            }
+            self.decider.reset(&id, self.timeouts())
+        };
         let ran = run();
         crate::php::engine::log::breaker_opened();
         ran.map_err(|e| self.explain("reset", &["id"], e))?;
@@ -239,6 +271,10 @@ impl LimiterState {
         let run = || -> Result<()> {
             let id = string_param("id", id)?;
             let ms = lockout::seconds_to_ms(float_param("seconds", seconds)?)?;
+            // This thread's lease of the id goes back first, so that its next call meets the block.
+            if let (Some(_), Decider::One(l)) = (self.lease, &self.decider) {
+                crate::limiter::lease::give_back_key(l, &l.key(&id)?);
+            }
             self.decider.block(&id, ms, self.options())
         };
         run().map_err(|e| self.explain("block", &["id", "seconds"], e))
@@ -257,6 +293,12 @@ impl LimiterState {
     pub fn with_lockout(&self, seconds: &Zval) -> PhpResult<Self> {
         let run = || -> Result<Self> {
             let ms = lockout::seconds_to_ms(float_param("seconds", seconds)?)?;
+            if self.lease.is_some() {
+                return Err(crate::error::Error::value(
+                    "seconds",
+                    "a lockout of a limiter without a lease (withLease(): a lease's answers would not see a block)",
+                ));
+            }
             Ok(LimiterState { decider: self.decider.with_lockout(ms)?, ..self.clone() })
         };
         run().map_err(|e| self.explain("withLockout", &["seconds"], e))

@@ -33,6 +33,20 @@ pub struct TokenBucketRateLimiter {
 }
 
 rate_limiter_impl!(TokenBucketRateLimiter {
+    /// A copy of this limiter that takes up to `units` at once from Redis
+    /// (never more than is there, fewer as the limit runs low), answers its
+    /// consumes from them without a round trip (`source` 'lease'), and gives
+    /// back what is left after `maxAge` seconds, on `reset()` and when the
+    /// process or thread ends. This limiter is unchanged.
+    #[php(optional = maxAge)]
+    pub fn with_lease(
+        self_: &mut ::ext_php_rs::types::ZendClassObject<TokenBucketRateLimiter>,
+        units: &::ext_php_rs::types::Zval,
+        maxAge: Option<&::ext_php_rs::types::Zval>,
+    ) -> PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<TokenBucketRateLimiter>>> {
+        crate::php::classes::lease::copy(self_, "TokenBucketRateLimiter", units, maxAge, |c, state| TokenBucketRateLimiter { state, policy: c.policy.clone() })
+    }
+
     #[php(optional = capacity)]
     pub fn __construct(connection: &Zval, keyPrefix: &Zval, capacity: Option<&Zval>, refillRate: Option<&Zval>) -> PhpResult<Self> {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
@@ -54,6 +68,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
 impl Finish for TokenBucketRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
+        crate::php::classes::lease::declare(ce)?;
         crate::php::classes::give_back::declare_reserve(ce)?;
         limiter_class::finish::<Self>(
             ce,

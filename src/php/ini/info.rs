@@ -4,7 +4,7 @@
 //! `RL_BUILT_*`, so every .so says it of itself), the ini
 //! table the way every PHP extension shows it (Directive / Local Value /
 //! Master Value, from the engine's `display_ini_entries()`), the
-//! connection pool, the block cache and the decision metrics' totals of this process.
+//! connection pool, the block cache, the leases held and the decision metrics' totals of this process.
 
 use ext_php_rs::zend::ModuleEntry;
 use ext_php_rs::{info_table_end, info_table_header, info_table_row, info_table_start};
@@ -81,6 +81,15 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         info_table_row!("enabled", if settings::block_cache() > 0 { "yes" } else { "no" });
         info_table_row!("entries", entries.to_string());
         info_table_row!("hits", hits.to_string());
+        info_table_end!();
+
+        let (units, leases) = crate::limiter::lease::table::held_here();
+        info_table_start!();
+        info_table_header!("Leases (withLease)", "Units");
+        info_table_row!("held by this thread", format!("{units} in {leases} lease(s)"));
+        for (name, n) in crate::limiter::lease::counts::NAMES.iter().zip(crate::limiter::lease::counts::totals()) {
+            info_table_row!(format!("{name} (this process)").as_str(), n.to_string());
+        }
         info_table_end!();
 
         let counted = crate::metrics::local();
