@@ -142,7 +142,7 @@ impl LimiterState {
         if self.limiter().lockout_ms() > 0 {
             return Err(crate::error::Error::value(
                 "units",
-                "a lease of a limiter that does not lock out (a lease's answers would not see withLockout()'s blocks)",
+                "must be used on a limiter that does not lock out (a lease's answers would not see withLockout()'s blocks)",
             ));
         }
         Ok(LimiterState { lease: Some(terms), ..self.clone() })
@@ -296,7 +296,7 @@ impl LimiterState {
             if self.lease.is_some() {
                 return Err(crate::error::Error::value(
                     "seconds",
-                    "a lockout of a limiter without a lease (withLease(): a lease's answers would not see a block)",
+                    "must be used on a limiter without a lease (withLease(): a lease's answers would not see a block)",
                 ));
             }
             Ok(LimiterState { decider: self.decider.with_lockout(ms)?, ..self.clone() })
