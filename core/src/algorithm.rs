@@ -71,7 +71,9 @@ impl Adjust {
     pub fn fits(self, algo: &Algorithm) -> bool {
         match self {
             Adjust::Reserve(_) => matches!(algo, Algorithm::TokenBucket(_) | Algorithm::LeakyBucket(_) | Algorithm::Gcra(_)),
-            Adjust::Lease(_) => matches!(algo, Algorithm::TokenBucket(_) | Algorithm::Gcra(_) | Algorithm::FixedWindow(_)),
+            Adjust::Lease(_) => {
+                matches!(algo, Algorithm::TokenBucket(_) | Algorithm::Gcra(_) | Algorithm::FixedWindow(_) | Algorithm::CalendarWindow(_))
+            }
             _ => true,
         }
     }

@@ -83,7 +83,8 @@ fn take(limiter: &Arc<Limiter>, terms: Terms, id: &[u8], key: Vec<u8>, cost: i64
     counts.leased(granted);
     counts.spent(cost);
     let left = granted - cost;
-    let window = matches!(limiter.policy().algorithm, Algorithm::FixedWindow);
+    // A fixed window's lease ends with its window, on the calendar or not.
+    let window = matches!(limiter.policy().algorithm, Algorithm::FixedWindow | Algorithm::AnchoredWindow | Algorithm::CalendarWindow);
     let reset_at = sent + std::time::Duration::from_micros(o.reset_after_us.max(0) as u64);
     let held = Held {
         limiter: limiter.clone(),

@@ -44,9 +44,13 @@ pub const MAX_AGE: f64 = 86_400.0;
 impl Terms {
     /// `withLease($units, $maxAge)`'s arguments, checked before anything
     /// touches Redis; `algorithm`: the limiter's (a lease needs an algorithm
-    /// whose units can be taken ahead: token bucket, GCRA, fixed window).
+    /// whose units can be taken ahead: token bucket, GCRA, fixed window,
+    /// on the calendar or not).
     pub fn new(algorithm: Algorithm, units: i64, max_age: f64) -> Result<Terms> {
-        if !matches!(algorithm, Algorithm::TokenBucket | Algorithm::Gcra | Algorithm::FixedWindow) {
+        if !matches!(
+            algorithm,
+            Algorithm::TokenBucket | Algorithm::Gcra | Algorithm::FixedWindow | Algorithm::AnchoredWindow | Algorithm::CalendarWindow
+        ) {
             return Err(Error::value("units", "a lease is taken on a token bucket, GCRA or a fixed window"));
         }
         if units < 1 {
