@@ -89,7 +89,8 @@ fn policy(b: &mut Bytes) -> (&'static str, Vec<String>, f64) {
 /// A take or a peek of `cost` by the module's command; the decoded answer.
 fn decide(store: &mut Store, name: &str, args: &[String], cost: f64, peek: bool) -> replies::Answer {
     let command = if peek { Command::Peek } else { Command::Take };
-    let mut argv: Vec<Vec<u8>> = vec![command.name().into(), b"1".to_vec(), b"k".to_vec(), name.into()];
+    // The key, its block key (never set here) and a lockout of 0, as the extension sends them.
+    let mut argv: Vec<Vec<u8>> = vec![command.name().into(), b"2".to_vec(), b"k".to_vec(), b"k!".to_vec(), b"0".to_vec(), name.into()];
     argv.extend(args.iter().map(|a| a.clone().into_bytes()));
     argv.push(format!("{}", cost as i64).into_bytes());
     let argv: Vec<&[u8]> = argv.iter().map(Vec::as_slice).collect();
