@@ -27,7 +27,8 @@ $url = fn (string $name, string $end, array $q = []) => "{$fpm['url']}/index.php
 $told = [
     'ok' => fn ($status, $body) => $status === 200 && $body === 'ok',
     'exception' => fn ($status, $body) => $status === 500,
-    'fatal' => fn ($status, $body) => str_contains($body, 'Cannot declare class stdClass'),
+    // PHP 8.2 says "Cannot declare class stdClass, because the name is already in use", 8.4 "Cannot redeclare class stdClass".
+    'fatal' => fn ($status, $body) => (bool) preg_match('/Cannot (re)?declare class stdClass/', $body),
     'exit' => fn ($status, $body) => $status === 200 && $body === '',
     'timeout' => fn ($status, $body) => str_contains($body, 'Maximum execution time'),
 ];
