@@ -118,14 +118,7 @@ pub fn refund(p: &Params, units: f64, s: State, effects: &mut Vec<Effect>) -> Re
     let Some(raw) = &s.raw else {
         return Ok((p.limit, 0.0));
     };
-    let used = redis_int(raw).ok_or_else(Refused::not_an_integer)? as f64;
-    let mut back = units;
-    if back > used {
-        back = used.max(0.0);
-    }
-    if back > 0.0 {
-        effects.push(Effect::IncrBy(-(back as i64)));
-    }
+    let (used, back) = crate::fixed_window::take_back(raw, units, effects)?;
     repair(&s, effects);
     Ok(((p.limit - used + back).max(0.0), (s.end - s.now_ms) * 1000.0))
 }

@@ -112,6 +112,17 @@ pub fn refund(p: &Params, units: f64, s: State, effects: &mut Vec<Effect>) -> Re
     let Some(raw) = &s.raw else {
         return Ok((p.limit, 0.0));
     };
+    let (used, back) = take_back(raw, units, effects)?;
+    repair(p, &s, effects);
+    let ttl = if s.ttl < 0.0 { p.window } else { s.ttl };
+    Ok(((p.limit - used + back).max(0.0), ttl * 1000.0))
+}
+
+/// What a fixed window's refund does to its counter `raw`, on the calendar
+/// or not (`calendar_window::refund` calls it too): up to `units` taken off,
+/// never below 0 (a counter from outside that is not above 0 is left
+/// alone). (the count before, the units given back).
+pub(crate) fn take_back(raw: &[u8], units: f64, effects: &mut Vec<Effect>) -> Read<(f64, f64)> {
     let used = redis_int(raw).ok_or_else(Refused::not_an_integer)? as f64;
     let mut back = units;
     if back > used {
@@ -120,9 +131,7 @@ pub fn refund(p: &Params, units: f64, s: State, effects: &mut Vec<Effect>) -> Re
     if back > 0.0 {
         effects.push(Effect::IncrBy(-(back as i64)));
     }
-    repair(p, &s, effects);
-    let ttl = if s.ttl < 0.0 { p.window } else { s.ttl };
-    Ok(((p.limit - used + back).max(0.0), ttl * 1000.0))
+    Ok((used, back))
 }
 
 /// Takes `units` that do not fit (the counter goes past the limit until the
