@@ -90,7 +90,7 @@ test-php: $(SO) $(MODULE_SO) ## only the phpt suite (TESTS=php-tests/some.phpt t
 test-threads: $(SO) $(MODULE_SO) ## under a thread-safe PHP with the embed SAPI (make zts runs it): 16 threads in one process, exact counts, one pool, per-request ini, block cache, fork, faults (TESTS=… to pick)
 	scripts/threads.bash $(TESTS)
 
-bench-threads: $(SO) $(MODULE_SO) ## under a thread-safe PHP with the embed and FPM SAPIs (make bench runs it in make zts's root): 1, 8, 16 threads of one process against as many php-fpm workers, Lua and module, decisions per second and per Redis core-second (BENCH_QUICK=1: tiny)
+bench-threads: $(SO) $(MODULE_SO) ## under a thread-safe PHP with the embed and FPM SAPIs (make bench runs it in make zts's root): 1, 8, 16 threads of one process against as many php-fpm workers, Lua and module, decisions per second and per Redis core-second; 16 of each on one hot key, leased and not (issue 52) (BENCH_QUICK=1: tiny)
 	scripts/bench-threads.bash
 
 test-fpm: $(SO) ## php-fpm (4 workers) behind nginx under ab load: exact counts, reused connections, Redis restarted; part of make test

@@ -13,6 +13,10 @@
 // request makes the same token bucket decisions (bench/threads_worker.php).
 // Cases run in interleaved rounds (rounds.php), each figure the median of its
 // rounds, each target the median of the rounds' own ratios with their range.
+// Then issue 52's hot key: 16 threads and 16 php-fpm workers whose every decision
+// is on ONE id, leased (withLease(HOTKEY_THREAD_UNITS)) against not leased, in the
+// same interleaved rounds, with the Redis calls per decision (INFO commandstats:
+// the FCALLs and module commands the clients sent, a script's own commands left out).
 // Prints a Markdown section for BENCHMARKS.md, then the plot's data as lines
 // "plot<TAB>callers<TAB>…" (scripts/bench.bash draws docs/threads.png from them).
 //
@@ -28,6 +32,7 @@ $rounds = (int) (getenv('BENCH_THREADS_ROUNDS') ?: ($quick ? 1 : 5));
 // Decisions per run; a request makes PER_REQUEST of them.
 $total = (int) (getenv('BENCH_THREADS_DECISIONS') ?: ($quick ? 3200 : 64000));
 const PER_REQUEST = 100;
+const HOTKEY_THREAD_UNITS = 50;
 $harness = (string) getenv('BENCH_HARNESS');
 $ini = (string) getenv('BENCH_PHP_INI');
 $worker = (string) getenv('BENCH_WORKER');
@@ -64,7 +69,19 @@ function redis_cpu(int $port): float
     return (float) $cpu['used_cpu_sys'] + (float) $cpu['used_cpu_user'];
 }
 
-/** The cases: name => [server, callers, path, multiplex]. */
+/** Calls the clients sent (FCALL, EVALSHA, the module's commands): a Lua script's own commands are not counted. */
+function client_calls(int $port): int
+{
+    $calls = 0;
+    foreach (threads_info($port, 'commandstats') as $name => $stat) {
+        if (preg_match('/^cmdstat_(fcall|fcall_ro|evalsha|eval|ratelimit\..*)$/', $name) && preg_match('/calls=(\d+)/', $stat, $m)) {
+            $calls += (int) $m[1];
+        }
+    }
+    return $calls;
+}
+
+/** The cases: name => [server, callers, path, multiplex, hot key, lease units]. */
 function threads_cases(): array
 {
     $cases = [];
@@ -81,14 +98,27 @@ function threads_cases(): array
     return $cases;
 }
 
+/** Issue 52's hot-key cases, on the Lua library as make bench's 8-process hot-key table. */
+function hotkey_thread_cases(): array
+{
+    $cases = [];
+    foreach (['fpm' => 'php-fpm workers', 'threads' => 'threads'] as $server => $who) {
+        $cases["16 $who, hot key, not leased"] = [$server, 16, 'lua', 'auto', true, 0];
+        $cases["16 $who, hot key, withLease(" . HOTKEY_THREAD_UNITS . ')'] = [$server, 16, 'lua', 'auto', true, HOTKEY_THREAD_UNITS];
+    }
+    return $cases;
+}
+
 /** One run of a case: decisions, their wall seconds, Redis's CPU seconds. */
 function threads_run(array $case, int $total): array
 {
     global $harness, $ini, $worker, $nginx, $redisPort;
-    [$server, $n, $path, $mux] = $case;
+    [$server, $n, $path, $mux, $hot, $lease] = $case + [4 => false, 5 => 0];
     $requests = intdiv($total, PER_REQUEST);
-    $query = http_build_query(['decisions' => PER_REQUEST, 'module' => $path === 'module' ? 1 : 0, 'multiplex' => $mux]);
+    $query = http_build_query(['decisions' => PER_REQUEST, 'module' => $path === 'module' ? 1 : 0, 'multiplex' => $mux,
+        'hot' => $hot ? 1 : 0, 'lease' => $lease]);
     $cpu = redis_cpu($redisPort);
+    $calls = client_calls($redisPort);
     if ($server === 'fpm') {
         $out = shell_exec(sprintf('ab -q -k -n %d -c %d %s 2>&1', $requests, $n, escapeshellarg("http://127.0.0.1:$nginx/?$query")));
         if (!preg_match('/^Failed requests:\s+0$/m', (string) $out) || str_contains((string) $out, 'Non-2xx') || !preg_match('/^Time taken for tests:\s+([\d.]+)/m', (string) $out, $m)) {
@@ -109,20 +139,25 @@ function threads_run(array $case, int $total): array
     }
     $decisions = $requests * PER_REQUEST;
     $redis = redis_cpu($redisPort) - $cpu;
-    return ['n' => $decisions, 'dps' => $decisions / $seconds, 'redis_us' => $redis / $decisions * 1e6, 'per_core' => $decisions / max($redis, 1e-6)];
+    // INFO itself is not among the counted commands.
+    $calls = client_calls($redisPort) - $calls;
+    return ['n' => $decisions, 'dps' => $decisions / $seconds, 'redis_us' => $redis / $decisions * 1e6, 'per_core' => $decisions / max($redis, 1e-6),
+        'calls' => $calls / $decisions];
 }
 
 $load = sys_getloadavg();
 $started = microtime(true);
 $cases = threads_cases();
+$hotCases = hotkey_thread_cases();
+$all = $cases + $hotCases;
 // Warm-up: every worker and thread's connection, the library loaded, the module found.
-foreach ($cases as $case) threads_run($case, 16 * PER_REQUEST);
-$runs = interleaved_rounds(array_keys($cases), $rounds, 'threads', fn (string $name) => threads_run($cases[$name], $total));
+foreach ($all as $case) threads_run($case, 16 * PER_REQUEST);
+$runs = interleaved_rounds(array_keys($all), $rounds, 'threads', fn (string $name) => threads_run($all[$name], $total));
 $loadEnd = sys_getloadavg();
 
 $med = [];
 foreach ($runs as $name => $rs) {
-    foreach (['dps', 'redis_us', 'per_core'] as $k) $med[$name][$k] = median(array_column($rs, $k));
+    foreach (['dps', 'redis_us', 'per_core', 'calls'] as $k) $med[$name][$k] = median(array_column($rs, $k));
     $med[$name]['low'] = min(array_column($rs, 'per_core'));
     $med[$name]['high'] = max(array_column($rs, 'per_core'));
 }
@@ -156,6 +191,20 @@ $targets = [
 ];
 foreach ($targets as [$label, $a, $b, $k, $target]) {
     printf("| %s | %s | %s |\n", $label, $fmtRatio(round_ratios($runs[$a], $runs[$b], $k)), $target);
+}
+echo "\n";
+printf("### 16 callers on one hot key (issue 52)\n\nThe same runs, interleaved with the cases above: every decision of every thread or worker on ONE id of a token bucket no run uses up (`bench/threads_worker.php` with `hot=1`), on the Lua library, not leased and `withLease(%d)` (a thread's or php-fpm worker's lease outlives its requests). Redis calls per decision: the FCALLs the clients sent (INFO commandstats; a script's own commands are not counted) ÷ decisions.\n\n", HOTKEY_THREAD_UNITS);
+echo "| callers | server | limiter | decisions/s | Redis calls per decision | Redis µs per decision |\n|---:|---|---|---:|---:|---:|\n";
+foreach ($hotCases as $name => [$srv, $n, , , , $lease]) {
+    $m = $med[$name];
+    printf("| %d | %s | %s | %.0f | %.3f | %.2f |\n", $n, $srv === 'fpm' ? 'php-fpm workers' : 'threads, one shared connection',
+        $lease > 0 ? "`withLease($lease)`" : 'not leased', $m['dps'], $m['calls'], $m['redis_us']);
+}
+echo "\nTargets (issue 52) at `\$units = " . HOTKEY_THREAD_UNITS . "`, each the median of the rounds' own ratios (range):\n\n| | measured | target |\n|---|---:|---:|\n";
+foreach (['php-fpm workers', 'threads'] as $who) {
+    $leased = "16 $who, hot key, withLease(" . HOTKEY_THREAD_UNITS . ')';
+    printf("| 16 %s, leased ÷ not leased: decisions/s | %s | ≥ 5× |\n", $who, $fmtRatio(round_ratios($runs[$leased], $runs["16 $who, hot key, not leased"], 'dps')));
+    printf("| 16 %s, leased: Redis calls per decision | %.3f | ≤ 0.1 |\n", $who, $med[$leased]['calls']);
 }
 echo "\n";
 // The plot: decisions per Redis core-second by callers, four bars each.
