@@ -85,8 +85,16 @@ impl Owners {
 
     /// The master `key`'s slot is on, as last read; `None` before a read, or for a slot no master serves.
     pub fn node_of(&self, key: &[u8]) -> Option<Node> {
-        let owners = self.0.read().clone()?;
-        owners.owner_of(crate::redis::cluster::slot::slot(key)).cloned()
+        self.with_node_of(key, Node::clone)
+    }
+
+    /// `f` of the master `key`'s slot is on, borrowed: what a keyed call's
+    /// breaker lookup uses, so that it copies no address (one read lock and
+    /// a slot's hash per call).
+    #[inline]
+    pub fn with_node_of<R>(&self, key: &[u8], f: impl FnOnce(&Node) -> R) -> Option<R> {
+        let owners = self.0.read();
+        owners.as_ref()?.owner_of(crate::redis::cluster::slot::slot(key)).map(f)
     }
 }
 

@@ -7,8 +7,9 @@
 //! is not known yet go through.
 //!
 //! A keyed call checks the cluster's breaker and, once any master's breaker
-//! has ever opened in this process, its master's (a slot's hash and a read
-//! lock: nothing is looked up while no master has failed).
+//! has ever opened in this process, its master's (a slot's hash, two read
+//! locks and a map lookup by the borrowed address, nothing copied: nothing
+//! is looked up while no master has failed).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,9 +28,15 @@ pub struct Breakers {
     /// A cluster's slot owners, as its connections last read them.
     owners: Arc<Owners>,
     /// A cluster's breaker per master, made when a call to it first fails.
-    masters: RwLock<HashMap<Node, Arc<Breaker>>>,
+    masters: RwLock<HashMap<Node, Arc<Master>>>,
     /// Whether any master's breaker was ever made (until then a call looks nothing up).
     any_master: AtomicBool,
+}
+
+/// A cluster master's breaker, with the address it words its openings with.
+pub struct Master {
+    node: Node,
+    breaker: Breaker,
 }
 
 /// The breaker a call went through, and whether it is the one probe.
@@ -37,7 +44,7 @@ pub struct Gate<'a> {
     /// The key the call is routed by (a cluster's calls over one slot).
     route: Option<&'a [u8]>,
     /// The master's breaker, when the call was checked against one.
-    master: Option<(Node, Arc<Breaker>)>,
+    master: Option<Arc<Master>>,
     /// Whether the call is the one probe of its master's breaker, of the target's own.
     probes_master: bool,
     probes_whole: bool,
@@ -77,11 +84,11 @@ impl Breakers {
         if let (Some(key), true) = (route, self.any_master.load(Ordering::Acquire)) {
             gate.master = self.master_of(key, false);
         }
-        if let Some((node, breaker)) = &gate.master {
-            match breaker.admit() {
+        if let Some(m) = &gate.master {
+            match m.breaker.admit() {
                 Admit::Go => {}
                 Admit::Probe => gate.probes_master = true,
-                Admit::Refuse { left } => return Err(Refusal { left, master: Some(node.clone()), cause: breaker.cause() }),
+                Admit::Refuse { left } => return Err(Refusal { left, master: Some(m.node.clone()), cause: m.breaker.cause() }),
             }
         }
         match self.whole.admit() {
@@ -91,27 +98,24 @@ impl Breakers {
                 Ok(gate)
             }
             Admit::Refuse { left } => {
-                if let (true, Some((_, breaker))) = (gate.probes_master, &gate.master) {
-                    breaker.release_probe();
+                if let (true, Some(m)) = (gate.probes_master, &gate.master) {
+                    m.breaker.release_probe();
                 }
                 Err(Refusal { left, master: None, cause: self.whole.cause() })
             }
         }
     }
 
-    /// `key`'s master and its breaker (made when `make`), when the owners are known.
-    #[cold]
-    fn master_of(&self, key: &[u8], make: bool) -> Option<(Node, Arc<Breaker>)> {
+    /// `key`'s master's breaker (made when `make`), when the owners are known.
+    fn master_of(&self, key: &[u8], make: bool) -> Option<Arc<Master>> {
+        let found = self.owners.with_node_of(key, |node| self.masters.read().get(node).cloned())?;
+        if found.is_some() || !make {
+            return found;
+        }
         let node = self.owners.node_of(key)?;
-        if let Some(b) = self.masters.read().get(&node) {
-            return Some((node, b.clone()));
-        }
-        if !make {
-            return None;
-        }
-        let breaker = self.masters.write().entry(node.clone()).or_default().clone();
+        let master = self.masters.write().entry(node.clone()).or_insert_with(|| Arc::new(Master { node, breaker: Breaker::default() })).clone();
         self.any_master.store(true, Ordering::Release);
-        Some((node, breaker))
+        Some(master)
     }
 
     /// A call through `gate` could not reach the server: opens its master's
@@ -120,8 +124,9 @@ impl Breakers {
     pub fn trip(&self, gate: &Gate, interval: Duration, target: &str, cause: &str) {
         let master = gate.master.clone().or_else(|| gate.route.and_then(|key| self.master_of(key, true)));
         match master {
-            Some(((host, port), breaker)) => {
-                breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
+            Some(m) => {
+                let (host, port) = &m.node;
+                m.breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
             }
             None => {
                 self.whole.trip(interval, target, cause);
@@ -132,8 +137,8 @@ impl Breakers {
     /// A call through `gate` was answered: the breakers it went through close.
     #[inline]
     pub fn answered(&self, gate: &Gate) {
-        if let Some((_, breaker)) = &gate.master {
-            breaker.answered();
+        if let Some(m) = &gate.master {
+            m.breaker.answered();
         }
         self.whole.answered();
     }
@@ -141,9 +146,10 @@ impl Breakers {
     /// A probe through `gate` that ended in a failure its breaker was not
     /// told of (a setup error): open for another interval.
     pub fn probe_failed(&self, gate: &Gate, interval: Duration, target: &str, cause: &str) {
-        if let (true, Some(((host, port), breaker))) = (gate.probes_master, &gate.master) {
-            if breaker.is_probing() {
-                breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
+        if let (true, Some(m)) = (gate.probes_master, &gate.master) {
+            if m.breaker.is_probing() {
+                let (host, port) = &m.node;
+                m.breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
             }
         }
         if gate.probes_whole && self.whole.is_probing() {
@@ -153,13 +159,13 @@ impl Breakers {
 
     /// Whether any of them is open (a cluster's masters included).
     pub fn any_open(&self) -> bool {
-        self.whole.state().open_for.is_some() || self.masters.read().values().any(|b| b.state().open_for.is_some())
+        self.whole.state().open_for.is_some() || self.masters.read().values().any(|m| m.breaker.state().open_for.is_some())
     }
 
     /// The target's own breaker, and each master's that was made, by address.
     pub fn state(&self) -> (BreakerState, Vec<(String, BreakerState)>) {
         let mut masters: Vec<(String, BreakerState)> =
-            self.masters.read().iter().map(|((host, port), b)| (format!("{host}:{port}"), b.state())).collect();
+            self.masters.read().iter().map(|((host, port), m)| (format!("{host}:{port}"), m.breaker.state())).collect();
         masters.sort_by(|a, b| a.0.cmp(&b.0));
         (self.whole.state(), masters)
     }
