@@ -24,13 +24,13 @@ $at = function (string $keyPrefix, string $id) use ($cluster) {
 rl_stall_each_call($dsn, rl_prefix(), $at, ['DEBUG SLEEP', 'SIGSTOP']);
 ?>
 --EXPECT--
-DEBUG SLEEP        fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
+DEBUG SLEEP        fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes

@@ -36,40 +36,40 @@ foreach (['DEBUG SLEEP', 'SIGSTOP'] as $name) {
 rl_stop_redis($server);
 ?>
 --EXPECTF--
-DEBUG SLEEP        fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE WRITE fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE WRITE sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE WRITE token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE WRITE leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE WRITE gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-consumeMany  failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
-compound     failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
-throttle     failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
-reset        failed, may have been counted; units applied <= 1 each: yes; within 0.35 s: yes
+DEBUG SLEEP        fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE WRITE fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE WRITE sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE WRITE token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE WRITE leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE WRITE gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+consumeMany  failed, may have been counted; units applied <= 1 each: yes; within 0.39 s: yes
+compound     failed, may have been counted; units applied <= 1 each: yes; within 0.39 s: yes
+throttle     failed, may have been counted; units applied <= 1 each: yes; within 0.39 s: yes
+reset        failed, may have been counted; units applied <= 1 each: yes; within 0.39 s: yes
 -- a listener that accepts and never answers
 RateLimiterException: Redis at redis://127.0.0.1:%d: timed out after 0.2 s; the decision may have been counted
-fixed    within 0.35 s: yes
+fixed    within 0.39 s: yes
 RateLimiterException: Redis at redis://127.0.0.1:%d: timed out after 0.2 s; the decision may have been counted
-sliding  within 0.35 s: yes
+sliding  within 0.39 s: yes
 RateLimiterException: Redis at redis://127.0.0.1:%d: timed out after 0.2 s; the decision may have been counted
-token    within 0.35 s: yes
+token    within 0.39 s: yes
 RateLimiterException: Redis at redis://127.0.0.1:%d: timed out after 0.2 s; the decision may have been counted
-leaky    within 0.35 s: yes
+leaky    within 0.39 s: yes
 RateLimiterException: Redis at redis://127.0.0.1:%d: timed out after 0.2 s; the decision may have been counted
-gcra     within 0.35 s: yes
-8 processes through DEBUG SLEEP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.55 s: yes
-8 processes through SIGSTOP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.55 s: yes
+gcra     within 0.39 s: yes
+8 processes through DEBUG SLEEP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.59 s: yes
+8 processes through SIGSTOP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.59 s: yes

@@ -22,19 +22,19 @@ rl_stall_each_call($dsn, $p, $at, ['DEBUG SLEEP', 'CLIENT PAUSE ALL', 'SIGSTOP']
 rl_stall_hammer_report('DEBUG SLEEP', rl_stall_hammer($dsn, "$p:hammer", $at, rl_stalls()['DEBUG SLEEP']));
 ?>
 --EXPECT--
-DEBUG SLEEP        fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-DEBUG SLEEP        gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-CLIENT PAUSE ALL   gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            fixed    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            sliding  failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.35 s: yes
-8 processes through DEBUG SLEEP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.55 s: yes
+DEBUG SLEEP        fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+DEBUG SLEEP        gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+CLIENT PAUSE ALL   gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            fixed    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            sliding  failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            token    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            leaky    failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+SIGSTOP            gcra     failed, may have been counted; units applied <= 1: yes; within 0.39 s: yes
+8 processes through DEBUG SLEEP: accepted <= limit: yes; accepted <= applied <= accepted + failed: yes; some failed: yes; every call within 0.59 s: yes
