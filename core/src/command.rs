@@ -310,6 +310,26 @@ fn halves<'a>(keys: &'a [&'a [u8]]) -> Result<(Keys<'a>, Keys<'a>), Bad> {
     Ok(keys.split_at(keys.len() / 2))
 }
 
+/// A compound's or an adjust's members: each key with its block key (the
+/// keys' second half) and its limit, read in turn from `rest`; the keys must
+/// be distinct (two members on one key would decide it twice). Returns what
+/// follows the last limit.
+fn members<'a>(keys: &'a [&'a [u8]], mut rest: &'a [&'a [u8]]) -> Result<(Vec<Member<'a>>, &'a [&'a [u8]]), Bad> {
+    let (keys, blocks) = halves(keys)?;
+    let mut members = Vec::with_capacity(keys.len());
+    for (key, block) in keys.iter().zip(blocks) {
+        let (limit, after) = limit(rest)?;
+        members.push(Member { key, block, limit });
+        rest = after;
+    }
+    let mut sorted: Vec<&[u8]> = keys.to_vec();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return Err(bad("a compound's keys must be distinct"));
+    }
+    Ok((members, rest))
+}
+
 /// A whole number in `lo..=hi` (Lua's reading of decimal text).
 fn whole(b: &[u8], lo: f64, hi: f64) -> Option<f64> {
     lua_tonumber(b).filter(|x| x.is_finite() && *x == x.floor() && (lo..=hi).contains(x))
@@ -383,31 +403,12 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
         }
         Command::InflightAcquire | Command::InflightRelease | Command::InflightRenew | Command::InflightCount => unreachable!("read above"),
         Command::Compound | Command::CompoundPeek | Command::CompoundCounted => {
-            let (keys, blocks) = halves(keys)?;
-            let mut members = Vec::with_capacity(keys.len());
-            let mut rest = rest;
-            for (key, block) in keys.iter().zip(blocks) {
-                let (limit, after) = limit(rest)?;
-                members.push(Member { key, block, limit });
-                rest = after;
-            }
+            let (members, rest) = members(keys, rest)?;
             let (cost, now) = cost_and_clock(rest, &mut members.iter().map(|m| &m.limit.algo))?;
-            let mut sorted: Vec<&[u8]> = keys.to_vec();
-            sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return Err(bad("a compound's keys must be distinct"));
-            }
             Ok(Call::Compound { members, cost, now, peek: command == Command::CompoundPeek, counted })
         }
         Command::Adjust | Command::AdjustCounted => {
-            let (keys, blocks) = halves(keys)?;
-            let mut members = Vec::with_capacity(keys.len());
-            let mut rest = rest;
-            for (key, block) in keys.iter().zip(blocks) {
-                let (limit, after) = limit(rest)?;
-                members.push(Member { key, block, limit });
-                rest = after;
-            }
+            let (members, rest) = members(keys, rest)?;
             if !(3..=4).contains(&rest.len()) {
                 return Err(Bad::Arity);
             }
@@ -444,11 +445,6 @@ pub fn parse<'a>(command: Command, args: &'a [&'a [u8]]) -> Result<Call<'a>, Bad
                 if !(1.0..=most).contains(&need) {
                     return Err(bad(&format!("a lease's cost must be a whole number from 1 to {most} (the policy's largest cost and the units)")));
                 }
-            }
-            let mut sorted: Vec<&[u8]> = keys.to_vec();
-            sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return Err(bad("a compound's keys must be distinct"));
             }
             Ok(Call::Adjust { members, mode, units, now, counted })
         }
@@ -598,6 +594,10 @@ mod tests {
             "ERR ratelimit: reserve books on a token bucket, a leaky bucket or GCRA"
         );
         assert_eq!(refusal(Command::Adjust, "a 4 a b a! b! 0 gcra 1000 3000 0 gcra 1000 3000 2 1 0"), "ERR ratelimit: reserve books on one key");
+        assert_eq!(
+            refusal(Command::Adjust, "a 4 a a a! b! 0 fixed_window 1000 5 0 fixed_window 1000 5 0 1 0"),
+            "ERR ratelimit: a compound's keys must be distinct"
+        );
         let a = args("ratelimit.adjust 2 a a! 0 gcra 1000 3000 3 50 2");
         assert!(matches!(parse(Command::Adjust, &a).unwrap(), Call::Adjust { mode: Adjust::Lease(n), units: 50.0, .. } if n == 2.0));
         assert_eq!(
