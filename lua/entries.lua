@@ -213,6 +213,19 @@ local function members(keys, argv, at, m, n, cost, now, injected, peek, above, f
   return all, none, struct.pack('<dddd', remaining, reset, retry, delay) .. later
 end
 
+-- Where what follows n members' arguments (from argv[o + 1]: lockout,
+-- algorithm name, its arguments) starts, less one, and whether any member's
+-- algorithm reads the clock.
+local function after_members(argv, o, n)
+  local at, clock = o, false
+  for _ = 1, n do
+    local algo = ALGORITHMS[argv[at + 2]]
+    at = at + 2 + algo.nargs
+    clock = clock or algo.clock
+  end
+  return at, clock
+end
+
 -- Several limiters, one atomic decision (CompoundRateLimiter): every member
 -- is checked first; only when every member accepts does every member commit,
 -- so a request denied by one member takes nothing from any.
@@ -226,13 +239,7 @@ end
 local function decide_all(keys, argv, o, peek)
   o = o or 0
   local n = #keys / 2
-  -- Where cost follows the members' arguments, and whether any reads the clock.
-  local at, clock = o, false
-  for m = 1, n do
-    local algo = ALGORITHMS[argv[at + 2]]
-    at = at + 2 + algo.nargs
-    clock = clock or algo.clock
-  end
+  local at, clock = after_members(argv, o, n)
   local cost, injected = num(argv[at + 1]), argv[at + 2]
   local now = clock_us(injected, clock)
   local all, _, records = members(keys, argv, o, 1, n, cost, now, injected ~= nil, peek, true, true)
@@ -362,12 +369,7 @@ end
 local function adjust(keys, argv, o)
   o = o or 0
   local n = #keys / 2
-  local at, clock = o, false
-  for m = 1, n do
-    local algo = ALGORITHMS[argv[at + 2]]
-    at = at + 2 + algo.nargs
-    clock = clock or algo.clock
-  end
+  local at, clock = after_members(argv, o, n)
   local mode, units, wait, injected = num(argv[at + 1]), num(argv[at + 2]), num(argv[at + 3]), argv[at + 4]
   local now = clock_us(injected, clock)
   local all, _, records = adjusted(keys, argv, o, 1, n, mode, units, wait, now, injected ~= nil, true)
