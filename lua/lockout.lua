@@ -1,6 +1,6 @@
 -- Lock-out (block(), unblock(), withLockout()): a block of an id is a key of
 -- its own beside the limiter's key (the client names it and passes it among
--- KEYS, in the same hash slot: src/limiter/lockout.rs), the string '1' whose
+-- KEYS, in the same hash slot: src/limiter/decide/lockout.rs), the string '1' whose
 -- TTL is the block's time left. core/src/lockout.rs is its twin.
 -- Every decision entry reads it first, with PTTL (no clock needed): a
 -- blocked id is denied at once, {0, left, left}, and nothing else is read or

@@ -21,14 +21,14 @@ mod fuzz_tests;
 
 use ext_php_rs::prelude::*;
 
+use php::classes::algorithms::fixed_window::FixedWindowRateLimiter;
+use php::classes::algorithms::gcra::GcraRateLimiter;
+use php::classes::algorithms::leaky_bucket::LeakyBucketRateLimiter;
+use php::classes::algorithms::sliding_window::SlidingWindowRateLimiter;
+use php::classes::algorithms::token_bucket::TokenBucketRateLimiter;
 use php::classes::compound::CompoundRateLimiter;
-use php::classes::fixed_window::FixedWindowRateLimiter;
-use php::classes::gcra::GcraRateLimiter;
-use php::classes::interface::PhpInterfaceRateLimiterInterface;
-use php::classes::leaky_bucket::LeakyBucketRateLimiter;
 use php::classes::metrics::RateLimitMetrics;
-use php::classes::sliding_window::SlidingWindowRateLimiter;
-use php::classes::token_bucket::TokenBucketRateLimiter;
+use php::classes::shared::interface::PhpInterfaceRateLimiterInterface;
 use php::engine::register;
 use php::result::RateLimitResultObject;
 
@@ -77,7 +77,7 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
 /// error, an uncaught exception, `exit()` or a timeout too: PHP runs it then),
 /// and this thread's leases older than their `maxAge` go back.
 extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
-    let _ = std::panic::catch_unwind(limiter::held::release_all);
+    let _ = std::panic::catch_unwind(limiter::concurrency::held::release_all);
     let _ = std::panic::catch_unwind(limiter::lease::give_back_aged);
     0
 }

@@ -14,8 +14,8 @@
 mod support;
 
 use ratelimit::error::Error;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::decide::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{Op, Outcome, Policy};
 use support::OPTS;
 

@@ -7,8 +7,9 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use ratelimit::limiter::instance::CallOptions;
-use ratelimit::limiter::{fixed_window, OnError, Op, Source};
+use ratelimit::limiter::algorithms::fixed_window;
+use ratelimit::limiter::decide::instance::CallOptions;
+use ratelimit::limiter::{OnError, Op, Source};
 use ratelimit::redis::pool::{self, breaker, Timeouts};
 use ratelimit::redis::target::Target;
 

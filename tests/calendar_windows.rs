@@ -10,9 +10,10 @@
 mod support;
 
 use jiff::Timestamp;
-use ratelimit::limiter::calendar::Calendar;
-use ratelimit::limiter::instance::{CallOptions, Limiter, Windows};
-use ratelimit::limiter::{fixed_window, Op};
+use ratelimit::limiter::algorithms::calendar::Calendar;
+use ratelimit::limiter::algorithms::fixed_window;
+use ratelimit::limiter::decide::instance::{CallOptions, Limiter, Windows};
+use ratelimit::limiter::Op;
 use support::OPTS;
 
 const Y: bool = true;

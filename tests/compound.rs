@@ -7,8 +7,9 @@ mod support;
 use std::sync::Arc;
 
 use ratelimit::error::Error;
-use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op};
+use ratelimit::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::decide::compound::Compound;
+use ratelimit::limiter::Op;
 use support::OPTS;
 
 const S: i64 = 1_000_000;

@@ -24,11 +24,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ratelimit::backend::memory;
-use ratelimit::limiter::adjust::Adjust;
-use ratelimit::limiter::calendar::Calendar;
-use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::instance::{CallOptions, Limiter, Windows};
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Algorithm, Op, Outcome, Policy};
+use ratelimit::limiter::algorithms::calendar::Calendar;
+use ratelimit::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::decide::adjust::Adjust;
+use ratelimit::limiter::decide::compound::Compound;
+use ratelimit::limiter::decide::instance::{CallOptions, Limiter, Windows};
+use ratelimit::limiter::{Algorithm, Op, Outcome, Policy};
 use ratelimit::metrics::{layout, Mode};
 use ratelimit_core::store::Value;
 use support::OPTS;

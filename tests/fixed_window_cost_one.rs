@@ -7,8 +7,9 @@
 mod support;
 
 use ratelimit::error::Error;
-use ratelimit::limiter::instance::CallOptions;
-use ratelimit::limiter::{fixed_window, Op};
+use ratelimit::limiter::algorithms::fixed_window;
+use ratelimit::limiter::decide::instance::CallOptions;
+use ratelimit::limiter::Op;
 use support::OPTS;
 
 #[test]

@@ -12,10 +12,11 @@ mod support;
 
 use std::sync::Arc;
 
-use ratelimit::limiter::adjust::Adjust;
-use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Outcome, Policy};
+use ratelimit::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::decide::adjust::Adjust;
+use ratelimit::limiter::decide::compound::Compound;
+use ratelimit::limiter::decide::instance::{CallOptions, Limiter};
+use ratelimit::limiter::{Op, Outcome, Policy};
 use support::OPTS;
 
 const S: i64 = 1_000_000;
@@ -193,7 +194,7 @@ fn a_compound_gives_back_and_charges_on_every_member() {
         let fixed = Arc::new(server.limiter(fixed_window::policy(10.0, 3).unwrap(), &format!("gb-c-fixed-{on}")));
         let token = Arc::new(server.limiter(token_bucket::policy(5, 1.0).unwrap(), &format!("gb-c-token-{on}")));
         let both = Compound::new(vec![fixed.clone(), token.clone()]).unwrap();
-        let own = |d: ratelimit::limiter::compound::Decision| -> Vec<(bool, i64, i64)> {
+        let own = |d: ratelimit::limiter::decide::compound::Decision| -> Vec<(bool, i64, i64)> {
             d.members.iter().map(|m| (m.allowed, m.remaining, m.retry_after_us)).collect()
         };
         assert_eq!(own(both.decide_at(b"", Op::Consume(3), opts, Some(start)).unwrap()), [(Y, 0, 0), (Y, 2, 0)], "{on}");

@@ -12,9 +12,10 @@ mod support;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use ratelimit::limiter::adjust::Adjust;
-use ratelimit::limiter::instance::CallOptions;
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Policy};
+use ratelimit::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::decide::adjust::Adjust;
+use ratelimit::limiter::decide::instance::CallOptions;
+use ratelimit::limiter::{Op, Policy};
 use support::OPTS;
 
 fn policies() -> Vec<(&'static str, Policy)> {

@@ -7,7 +7,8 @@
 mod support;
 
 use ratelimit::error::Error;
-use ratelimit::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket, Op, Policy};
+use ratelimit::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use ratelimit::limiter::{Op, Policy};
 use support::OPTS;
 
 #[test]

@@ -13,9 +13,10 @@ mod support;
 
 use std::sync::Arc;
 
-use ratelimit::limiter::compound::Compound;
-use ratelimit::limiter::instance::CallOptions;
-use ratelimit::limiter::{fixed_window, sliding_window, token_bucket, Op};
+use ratelimit::limiter::algorithms::{fixed_window, sliding_window, token_bucket};
+use ratelimit::limiter::decide::compound::Compound;
+use ratelimit::limiter::decide::instance::CallOptions;
+use ratelimit::limiter::Op;
 use ratelimit_core::store::Value;
 use support::OPTS;
 

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use ratelimit::backend::Backend;
 use ratelimit::error::Error;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
-use ratelimit::limiter::{fixed_window, Op};
+use ratelimit::limiter::algorithms::fixed_window;
+use ratelimit::limiter::decide::instance::{CallOptions, Limiter};
+use ratelimit::limiter::Op;
 use ratelimit::redis::pool::multiplex::{set_multiplex, Multiplex};
 use ratelimit::redis::pool::{self, breaker, Timeouts};
 use ratelimit::redis::target::Target;

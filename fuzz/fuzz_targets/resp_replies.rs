@@ -15,7 +15,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ratelimit::limiter::{gcra, Outcome};
+use ratelimit::limiter::algorithms::gcra;
+use ratelimit::limiter::Outcome;
 use ratelimit::entry::reply::{functions_in, module_commands_in, Ints};
 use ratelimit::redis::conn::role_in;
 use ratelimit::redis::pool::sentinel::master_in;

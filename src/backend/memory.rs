@@ -89,7 +89,7 @@ fn run_with<K: AsRef<[u8]>>(
 }
 
 /// One decision on `store`, a store that is not a `memory://` target's (a
-/// Redis target's local store, `limiter::local`), as `MemoryTarget::decide` makes it.
+/// Redis target's local store, `limiter::decide::local`), as `MemoryTarget::decide` makes it.
 pub fn decide_on<K: AsRef<[u8]>>(store: &mut Store, c: &EntryCall<K>) -> Result<Ints> {
     let failed = |e: Refused| Error::Redis(format!("in this process: {}", e.0));
     let bytes = run_with(c, |call| command::run(store, call)).map_err(failed)?;

@@ -79,11 +79,11 @@ impl Backend {
     }
 
     /// `call` decided in this process, on its Redis target's local store
-    /// (at most `keys` keys: `limiter::local`, `ratelimit.on_error = local`),
+    /// (at most `keys` keys: `limiter::decide::local`, `ratelimit.on_error = local`),
     /// with no network. A `memory://` store has no other place to decide:
     /// its own failures are answers.
     /// The call's keys are decided keys then as many block keys (an
-    /// uncounted decision or adjust: `limiter::local`); only the decided
+    /// uncounted decision or adjust: `limiter::decide::local`); only the decided
     /// keys count toward the bound, since a block key always has an expiry
     /// and goes by itself.
     pub fn decide_locally<K: AsRef<[u8]>>(&self, call: &EntryCall<K>, keys: usize) -> Result<Ints> {

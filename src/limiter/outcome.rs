@@ -127,7 +127,7 @@ pub enum OnError {
     Throw = 0,
     Allow = 1,
     Deny = 2,
-    /// Decided in this process for a share of the limit (`limiter::local`);
+    /// Decided in this process for a share of the limit (`limiter::decide::local`);
     /// when even that cannot answer, the failure is thrown.
     Local = 3,
 }

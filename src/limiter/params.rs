@@ -1,4 +1,5 @@
-//! Parameter checks shared by every algorithm. Each error is a `ValueError`
+//! Parameter checks shared by every algorithm and the rooms above them
+//! (lock-outs, leases, the in-flight limit). Each error is a `ValueError`
 //! naming the PHP parameter, raised before anything touches Redis.
 
 use crate::error::{Error, Result};

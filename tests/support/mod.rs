@@ -138,7 +138,7 @@ impl Drop for RedisServer {
 
 use ratelimit::backend::memory;
 use ratelimit::backend::Backend;
-use ratelimit::limiter::instance::{CallOptions, Limiter};
+use ratelimit::limiter::decide::instance::{CallOptions, Limiter};
 use ratelimit::limiter::{OnError, Policy};
 use ratelimit::redis::pool::{self, Timeouts};
 use ratelimit::redis::target::Target;
@@ -151,7 +151,7 @@ pub const OPTS: CallOptions = CallOptions {
     server_module: true,
     dry_run: false,
     metrics: ratelimit::metrics::Mode::Off,
-    local: ratelimit::limiter::local::LocalShare { share: 0.1, keys: 10_000 },
+    local: ratelimit::limiter::decide::local::LocalShare { share: 0.1, keys: 10_000 },
 };
 
 impl RedisServer {

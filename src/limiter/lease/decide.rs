@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::error::Result;
-use crate::limiter::adjust::Adjust;
-use crate::limiter::block_cache::with_cache;
-use crate::limiter::conclude::Conclude;
-use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::decide::adjust::Adjust;
+use crate::limiter::decide::block_cache::with_cache;
+use crate::limiter::decide::conclude::Conclude;
+use crate::limiter::decide::instance::{CallOptions, Limiter};
 use crate::limiter::lease::table::{self, Held};
 use crate::limiter::lease::{counts, Terms};
 use crate::limiter::{Algorithm, Outcome, Source};

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::limiter::adjust::Adjust;
-use crate::limiter::instance::{CallOptions, Limiter};
+use crate::limiter::decide::adjust::Adjust;
+use crate::limiter::decide::instance::{CallOptions, Limiter};
 use crate::limiter::lease::counts::Counts;
 use crate::limiter::{OnError, Outcome};
 use crate::metrics::Mode;

@@ -6,8 +6,8 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::error::{Error, Invalid, Kind, Result};
-use crate::limiter::calendar::Calendar;
-use crate::limiter::instance::Windows;
+use crate::limiter::algorithms::calendar::Calendar;
+use crate::limiter::decide::instance::Windows;
 use crate::php::args::php_value::PhpValue;
 use crate::php::args::values::{float_param, string_param};
 

@@ -13,14 +13,14 @@ use crate::error::Invalid;
 use crate::php::args::array_entries::entries;
 use crate::php::args::given_numbers::{GivenNumbers, Member};
 use crate::php::args::php_value::type_name;
-use crate::php::classes::fixed_window::FixedWindowRateLimiter;
-use crate::php::classes::gcra::GcraRateLimiter;
-use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::classes::leaky_bucket::LeakyBucketRateLimiter;
-use crate::php::classes::remaining::{self, LimiterClass};
-use crate::php::classes::sliding_window::SlidingWindowRateLimiter;
-use crate::php::classes::state::LimiterState;
-use crate::php::classes::token_bucket::TokenBucketRateLimiter;
+use crate::php::classes::algorithms::fixed_window::FixedWindowRateLimiter;
+use crate::php::classes::algorithms::gcra::GcraRateLimiter;
+use crate::php::classes::algorithms::leaky_bucket::LeakyBucketRateLimiter;
+use crate::php::classes::algorithms::sliding_window::SlidingWindowRateLimiter;
+use crate::php::classes::algorithms::token_bucket::TokenBucketRateLimiter;
+use crate::php::classes::shared::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::shared::remaining::{self, LimiterClass};
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
 
@@ -106,10 +106,10 @@ rate_limiter_impl!(CompoundRateLimiter {
 
 impl Finish for CompoundRateLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        crate::php::classes::debug_info::install::<Self>();
-        crate::php::classes::interface::declare_parameters(ce)?;
-        crate::php::classes::give_back::declare(ce)?;
-        crate::php::classes::dry_run::declare(ce)?;
+        crate::php::classes::shared::debug_info::install::<Self>();
+        crate::php::classes::shared::interface::declare_parameters(ce)?;
+        crate::php::classes::shared::give_back::declare(ce)?;
+        crate::php::classes::shared::dry_run::declare(ce)?;
         remaining::declare(ce)
     }
 }

@@ -2,7 +2,7 @@
 //! `($key, $max, $ttl)`) and the `ConcurrencyPermit` its `acquire()` returns:
 //! in-flight limits (`limiter::concurrency`). A permit is freed by
 //! `release()`, when its object is destroyed, or at the request's end
-//! (`limiter::held`), whichever comes first; once only.
+//! (`limiter::concurrency::held`), whichever comes first; once only.
 #![allow(non_snake_case)] // PHP parameter names are the Rust names, and PHP's are camelCase
 
 use std::sync::Arc;
@@ -16,10 +16,10 @@ use ext_php_rs::types::{ZendClassObject, ZendStr, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use crate::error::{Error, Result};
+use crate::limiter::concurrency::held::{self, Held};
 use crate::limiter::concurrency::{Concurrency, Grant};
-use crate::limiter::held::{self, Held};
-use crate::limiter::instance::CallOptions;
-use crate::limiter::local::LocalShare;
+use crate::limiter::decide::instance::CallOptions;
+use crate::limiter::decide::local::LocalShare;
 use crate::limiter::OnError;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::values::{self, Id};
@@ -117,7 +117,7 @@ impl ConcurrencyLimiter {
 
 impl Finish for ConcurrencyLimiter {
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        use crate::php::classes::limiter_class::{OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
+        use crate::php::classes::shared::limiter_class::{OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
         use crate::php::engine::zend_api::{MAY_BE_ARRAY, MAY_BE_NULL};
         let connection = MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUBLE | MAY_BE_NULL;
         zend_api::set_parameter_type(ce, "__construct", 0, "connection", &["Redis", "RedisCluster"], connection, None)?;

@@ -1,23 +1,17 @@
-//! The classes PHP code uses: one file per limiter class (its constructor
-//! forms and parameters; the `RateLimiterInterface` methods come from
-//! `rate_limiter_impl!` in `interface`), what every limiter class holds and
-//! does (`state`), its `$remaining` property, `var_dump()` view and dry-run
-//! copy, `withLease()`'s copy (`lease`), `refund()`/`charge()`/`reserve()`'s parameters (`give_back`), `#[\SensitiveParameter]` on their `$connection` (`sensitive`,
-//! which also lists their class entries), and `RateLimitMetrics` (`metrics`).
+//! The classes PHP code uses. `algorithms/`: one file per limiter class of
+//! an algorithm (its constructor forms and parameters, its own methods);
+//! `shared/`: what every limiter class holds and does, written once (the
+//! `RateLimiterInterface` methods, the state they forward to, `$remaining`,
+//! `var_dump()`, `withDryRun()`, `withLease()`, `refund()`/`charge()`/
+//! `reserve()`); here, the classes that stand beside them
+//! (`CompoundRateLimiter`: `compound`, `ConcurrencyLimiter`: `concurrency`,
+//! `RateLimitMetrics`: `metrics`) and `#[\SensitiveParameter]` on the
+//! algorithm classes' `$connection` (`sensitive`, which also lists their
+//! class entries). `algorithms` leans on `shared`, the files here on both,
+//! never the other way.
+pub mod algorithms;
 pub mod compound;
 pub mod concurrency;
-mod debug_info;
-mod dry_run;
-pub mod fixed_window;
-pub mod gcra;
-mod give_back;
-pub mod interface;
-pub mod leaky_bucket;
-mod lease;
-mod limiter_class;
 pub mod metrics;
-mod remaining;
 pub mod sensitive;
-pub mod sliding_window;
-mod state;
-pub mod token_bucket;
+pub mod shared;

@@ -18,7 +18,7 @@ use ext_php_rs::ffi::{zend_function, zend_hash_str_find_ptr_lc, zend_string, Has
 use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ClassEntry;
 
-use crate::php::classes::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+use crate::php::classes::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
 
 /// The limiter classes (their constructors take `$connection` first), straight
 /// from the registration: the class table is not searchable by name until the

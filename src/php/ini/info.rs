@@ -75,7 +75,7 @@ pub extern "C" fn module_info(module: *mut ModuleEntry) {
         }
         info_table_end!();
 
-        let (entries, hits) = crate::limiter::block_cache::stats();
+        let (entries, hits) = crate::limiter::decide::block_cache::stats();
         info_table_start!();
         info_table_header!("Block cache (this process)", "State");
         info_table_row!("enabled", if settings::block_cache() > 0 { "yes" } else { "no" });

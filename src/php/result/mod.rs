@@ -31,7 +31,7 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zva
 use ext_php_rs::zend::{ce, ClassEntry};
 
 use crate::error::{Error, Result};
-use crate::limiter::compound::Decision;
+use crate::limiter::decide::compound::Decision;
 use crate::limiter::{Outcome, Source};
 use crate::php::args::values;
 use crate::php::engine::exceptions::in_call;

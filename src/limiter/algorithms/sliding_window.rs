@@ -8,8 +8,8 @@
 //!   overlaps the window counts, so it may deny up to one slice early, never late.
 
 use crate::error::{Error, Result};
+use crate::limiter::algorithms::policy::{Algorithm, Policy};
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Algorithm, Policy};
 
 /// The largest cost one call may add to an exact log: each unit is a member,
 /// so a call's work and memory in Redis grow with its cost. Blocks mode takes

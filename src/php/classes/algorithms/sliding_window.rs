@@ -6,12 +6,12 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
-use crate::limiter::sliding_window;
+use crate::limiter::algorithms::sliding_window;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::given_numbers::GivenNumbers;
-use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::classes::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::shared::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::register::Finish;
 
 static SIGNATURE: Signature = Signature {
@@ -50,7 +50,7 @@ rate_limiter_impl!(SlidingWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &given, |a| {
             sliding_window::policy(a.float("windowSize")?, a.int("maxRequests")?, a.int_or("blocks", 0)?)
         })?;
-        crate::php::classes::remaining::initialize::<Self>();
+        crate::php::classes::shared::remaining::initialize::<Self>();
         Ok(SlidingWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &given) })
     }
 });

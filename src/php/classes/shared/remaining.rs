@@ -15,7 +15,7 @@ use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::types::ZendClassObject;
 use ext_php_rs::zend::ClassEntry;
 
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::zend_api::{self, MAY_BE_LONG, MAY_BE_NULL};
 
 pub const NAME: &str = "remaining";

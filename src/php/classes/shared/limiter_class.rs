@@ -18,8 +18,8 @@ use std::ffi::CStr;
 
 use ext_php_rs::zend::ClassEntry;
 
-use crate::php::classes::debug_info;
-use crate::php::classes::remaining::{self, LimiterClass};
+use crate::php::classes::shared::debug_info;
+use crate::php::classes::shared::remaining::{self, LimiterClass};
 use crate::php::engine::zend_api::{self, MAY_BE_ARRAY, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_NULL, MAY_BE_STRING};
 
 pub const STRING_OR_FLOAT: u32 = MAY_BE_STRING | MAY_BE_DOUBLE;
@@ -41,10 +41,10 @@ const CONNECTION: u32 = MAY_BE_ARRAY | MAY_BE_STRING | MAY_BE_LONG | MAY_BE_DOUB
 /// those of parameters #2 onwards.
 pub fn finish<T: LimiterClass>(ce: &mut ClassEntry, params: &[Param]) -> Result<(), String> {
     remaining::declare(ce)?;
-    crate::php::classes::dry_run::declare(ce)?;
+    crate::php::classes::shared::dry_run::declare(ce)?;
     debug_info::install::<T>();
-    crate::php::classes::interface::declare_parameters(ce)?;
-    crate::php::classes::give_back::declare(ce)?;
+    crate::php::classes::shared::interface::declare_parameters(ce)?;
+    crate::php::classes::shared::give_back::declare(ce)?;
     zend_api::set_parameter_type(ce, "__construct", 0, "connection", CONNECTION_CLASSES, CONNECTION, None)?;
     for (i, Param(name, mask, default)) in params.iter().enumerate() {
         zend_api::set_parameter(ce, "__construct", i + 1, name, *mask, *default)?;

@@ -7,13 +7,13 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use crate::error::Result;
-use crate::limiter::gcra;
+use crate::limiter::algorithms::gcra;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::given_numbers::GivenNumbers;
 use crate::php::args::values::{Id, Int};
-use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::classes::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::shared::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_INT};
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::exceptions::in_call;
 use crate::php::engine::register::Finish;
 use crate::php::engine::zend_api::{self, MAY_BE_LONG, MAY_BE_STRING};
@@ -47,7 +47,7 @@ rate_limiter_impl!(GcraRateLimiter {
         units: &::ext_php_rs::types::Zval,
         maxAge: Option<&::ext_php_rs::types::Zval>,
     ) -> PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<GcraRateLimiter>>> {
-        crate::php::classes::lease::copy(self_, "GcraRateLimiter", units, maxAge, |c, state| GcraRateLimiter { state, policy: c.policy.clone() })
+        crate::php::classes::shared::lease::copy(self_, "GcraRateLimiter", units, maxAge, |c, state| GcraRateLimiter { state, policy: c.policy.clone() })
     }
 
     #[php(optional = maxBurst)]
@@ -61,7 +61,7 @@ rate_limiter_impl!(GcraRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period], |a| {
             gcra::policy(a.int("maxBurst")?, a.int("count")?, a.float("period")?)
         })?;
-        crate::php::classes::remaining::initialize::<Self>();
+        crate::php::classes::shared::remaining::initialize::<Self>();
         Ok(GcraRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), maxBurst, count, period]) })
     }
 
@@ -90,7 +90,7 @@ rate_limiter_impl!(GcraRateLimiter {
         crate::php::engine::log::breaker_opened();
         let tuple = ran.map_err(|e| in_call(e, "GcraRateLimiter::throttle", &["id", "quantity"]))?;
         self_.state.set_remaining(Some(tuple[2]));
-        crate::php::classes::remaining::publish(self_);
+        crate::php::classes::shared::remaining::publish(self_);
         Ok(tuple.to_vec())
     }
 
@@ -99,7 +99,7 @@ rate_limiter_impl!(GcraRateLimiter {
     /// `retryAfter` the wait). Bookings are served in the order made.
     #[php(optional = id, defaults(id = "\"\"", cost = 1))]
     pub fn reserve(self_: &mut ZendClassObject<GcraRateLimiter>, id: Id, cost: Int, maxWait: Option<&Zval>) -> PhpResult<crate::php::result::RateLimitResult> {
-        crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
+        crate::php::classes::shared::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
     }
 });
 
@@ -107,8 +107,8 @@ impl Finish for GcraRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     /// `throttle(string $id = '', int $quantity = 1)`: not nullable (see `values::Id`).
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        crate::php::classes::lease::declare(ce)?;
-        crate::php::classes::give_back::declare_reserve(ce)?;
+        crate::php::classes::shared::lease::declare(ce)?;
+        crate::php::classes::shared::give_back::declare_reserve(ce)?;
         zend_api::set_parameter(ce, "throttle", 0, "id", MAY_BE_STRING, None)?;
         zend_api::set_parameter(ce, "throttle", 1, "quantity", MAY_BE_LONG, None)?;
         limiter_class::finish::<Self>(

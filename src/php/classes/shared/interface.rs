@@ -88,55 +88,55 @@ macro_rules! rate_limiter_impl {
             /// What `var_dump()` shows: class, key prefix, policy, remaining; never a password.
             #[php(name = "__debugInfo")]
             pub fn debug_info(&self) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendHashTable>> {
-                $crate::php::classes::debug_info::debug_info(&self.state, &self.policy)
+                $crate::php::classes::shared::debug_info::debug_info(&self.state, &self.policy)
             }
 
             /// Takes `cost` units for `id` if they fit; false (and nothing taken) otherwise.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn is_allowed(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, cost: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.is_allowed("isAllowed", id, cost))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.is_allowed("isAllowed", id, cost))
             }
 
             /// The same as `isAllowed()`.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn access(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, cost: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<bool> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.is_allowed("access", id, cost))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.is_allowed("access", id, cost))
             }
 
             /// Like `isAllowed()`, with the whole decision.
             #[php(defaults(id = "\"\"", cost = 1))]
             pub fn consume(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, cost: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.consume(id, cost))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.consume(id, cost))
             }
 
             /// Would a request of cost 1 fit now? Nothing is consumed.
             #[php(defaults(id = "\"\""))]
             pub fn peek(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.peek(id))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.peek(id))
             }
 
             /// `consume()` for every id, in order, in one round trip: the results under the same keys.
             #[php(defaults(cost = 1))]
             pub fn consume_many(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, ids: $crate::php::args::id_list::IdList, cost: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendHashTable>> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.consume_many(ids, cost))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.consume_many(ids, cost))
             }
 
             /// Gives back up to `units` of what `id` used, never past the empty/full state.
             #[php(defaults(id = "\"\"", units = 1))]
             pub fn refund(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, units: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("refund", id, units, None))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.adjust("refund", id, units, None))
             }
 
             /// Takes `units` even past the limit: a debt that denies later calls until time pays it off.
             #[php(defaults(id = "\"\"", units = 1))]
             pub fn charge(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id, units: $crate::php::args::values::Int) -> ::ext_php_rs::prelude::PhpResult<$crate::php::result::RateLimitResult> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("charge", id, units, None))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.adjust("charge", id, units, None))
             }
 
             /// Deletes the key of `id`.
             #[php(defaults(id = "\"\""))]
             pub fn reset(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, id: $crate::php::args::values::Id) -> ::ext_php_rs::prelude::PhpResult<()> {
-                $crate::php::classes::remaining::after_call(self_, |c| c.state.reset(id))
+                $crate::php::classes::shared::remaining::after_call(self_, |c| c.state.reset(id))
             }
 
             /// A copy of this limiter in dry run (`$on`: it decides, writes and
@@ -145,8 +145,8 @@ macro_rules! rate_limiter_impl {
             /// `ratelimit.dry_run` says. This limiter is unchanged.
             #[php(optional = on)]
             pub fn with_dry_run(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, on: Option<&::ext_php_rs::types::Zval>) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<$class>>> {
-                let on = $crate::php::classes::dry_run::on(stringify!($class), on)?;
-                Ok($crate::php::classes::dry_run::copy(self_, |c| $class { state: $crate::php::classes::dry_run::state(&c.state, on), policy: c.policy.clone() }))
+                let on = $crate::php::classes::shared::dry_run::on(stringify!($class), on)?;
+                Ok($crate::php::classes::shared::dry_run::copy(self_, |c| $class { state: $crate::php::classes::shared::dry_run::state(&c.state, on), policy: c.policy.clone() }))
             }
 
             /// Denies every call for `id` for `seconds` (a longer block already there is kept).
@@ -163,7 +163,7 @@ macro_rules! rate_limiter_impl {
             /// one of its calls is denied (in the same atomic call). This limiter is unchanged.
             pub fn with_lockout(self_: &mut ::ext_php_rs::types::ZendClassObject<$class>, seconds: &::ext_php_rs::types::Zval) -> ::ext_php_rs::prelude::PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<$class>>> {
                 let state = self_.state.with_lockout(seconds)?;
-                Ok($crate::php::classes::dry_run::copy(self_, |c| $class { state, policy: c.policy.clone() }))
+                Ok($crate::php::classes::shared::dry_run::copy(self_, |c| $class { state, policy: c.policy.clone() }))
             }
 
             /// Protected and final, so `ReflectionClass::isCloneable()` is false
@@ -173,8 +173,8 @@ macro_rules! rate_limiter_impl {
             pub fn __clone(&mut self) {}
         }
 
-        impl $crate::php::classes::remaining::LimiterClass for $class {
-            fn state(&self) -> &$crate::php::classes::state::LimiterState {
+        impl $crate::php::classes::shared::remaining::LimiterClass for $class {
+            fn state(&self) -> &$crate::php::classes::shared::state::LimiterState {
                 &self.state
             }
 

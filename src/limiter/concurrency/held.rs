@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::limiter::concurrency::Concurrency;
-use crate::limiter::instance::CallOptions;
+use crate::limiter::decide::instance::CallOptions;
 
 /// A permit held: its limiter, its key, and the options it was granted with.
 pub struct Held {

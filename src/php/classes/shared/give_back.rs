@@ -3,13 +3,13 @@
 //! parameters (`string $id = ''`, `int $units = 1`, `int $cost = 1`,
 //! `float $maxWait = 0.0`; declared here for the reasons
 //! `interface::declare_parameters` gives) and `$maxWait` read by PHP's rules.
-//! The calls themselves are `LimiterState::adjust` (`limiter::adjust`).
+//! The calls themselves are `LimiterState::adjust` (`limiter::decide::adjust`).
 
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ClassEntry;
 
 use crate::error::Result;
-use crate::limiter::adjust::Adjust;
+use crate::limiter::decide::adjust::Adjust;
 use crate::php::args::values;
 use crate::php::engine::zend_api::{self, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_STRING};
 

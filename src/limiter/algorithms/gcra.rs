@@ -14,9 +14,9 @@
 //! the script's microsecond reply to that tuple is `cl_throttle` below.
 
 use crate::error::{Error, Result};
+use crate::limiter::algorithms::policy::{Algorithm, Op, Policy};
 use crate::limiter::outcome::Outcome;
 use crate::limiter::params::{self, arg, MAX_SECONDS};
-use crate::limiter::policy::{Algorithm, Op, Policy};
 
 /// The longest tolerance (and so key TTL) we accept: keeps every time in the
 /// script an integer below 2^53, where Lua's doubles are exact.

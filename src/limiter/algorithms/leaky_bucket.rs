@@ -5,8 +5,8 @@
 //! get a constant outflow. The key expires when the bucket would be empty.
 
 use crate::error::{Error, Result};
+use crate::limiter::algorithms::policy::{Algorithm, Policy};
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Algorithm, Policy};
 
 /// `bucket_capacity` units, draining at `leak_rate` units per second; a
 /// request of cost 1 adds `request_size` units. `limit` and `remaining` are

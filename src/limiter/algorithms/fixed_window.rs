@@ -3,8 +3,8 @@
 //! window, so the Redis server's clock ends it.
 
 use crate::error::Result;
+use crate::limiter::algorithms::policy::{Algorithm, Policy};
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Algorithm, Policy};
 
 /// `window` in seconds (at least 1 ms, Redis expiries are milliseconds), `limit` per window.
 pub fn policy(window: f64, limit: i64) -> Result<Policy> {

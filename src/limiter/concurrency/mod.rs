@@ -4,7 +4,11 @@
 //! lua/concurrency.lua). Acquires, releases, renews and counts permits as
 //! entry calls on its `Backend`; a waiter blocks until a release wakes it
 //! (`backend::wake`). The permits a request holds are listed in `held`, which
-//! frees them at the request's end whatever happened in it.
+//! frees them at the request's end whatever happened in it: a room of its
+//! own beside the rate limiters, since a permit is held and given back, not
+//! consumed.
+
+pub mod held;
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -16,8 +20,8 @@ use crate::backend::{Backend, Reach};
 use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::error::Result;
-use crate::limiter::conclude::Conclude;
-use crate::limiter::instance::{key_of, CallOptions};
+use crate::limiter::decide::conclude::Conclude;
+use crate::limiter::decide::instance::{key_of, CallOptions};
 use crate::limiter::params::{self, arg};
 use crate::limiter::Outcome;
 use crate::metrics::{self, Counters, Mode};

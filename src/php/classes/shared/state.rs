@@ -12,10 +12,10 @@ use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, ZendStr};
 
 use crate::error::Result;
-use crate::limiter::compound::Compound;
-use crate::limiter::instance::{CallOptions, Limiter, Windows};
-use crate::limiter::local::LocalShare;
-use crate::limiter::lockout;
+use crate::limiter::decide::compound::Compound;
+use crate::limiter::decide::instance::{CallOptions, Limiter, Windows};
+use crate::limiter::decide::local::LocalShare;
+use crate::limiter::decide::lockout;
 use crate::limiter::{Op, Policy};
 use crate::php::args::forms::{ConstructorArgs, Signature};
 use crate::php::args::id_list::{IdList, Key};
@@ -238,7 +238,7 @@ impl LimiterState {
         let params: &[&str] = if method == "reserve" { &["id", "cost", "maxWait"] } else { &["id", "units"] };
         let run = || -> Result<RateLimitResult> {
             let units = units.value(params[1])?;
-            let mode = crate::php::classes::give_back::mode(method, max_wait)?;
+            let mode = crate::php::classes::shared::give_back::mode(method, max_wait)?;
             let (id, opts) = (id.bytes()?, self.options());
             match &self.decider {
                 Decider::One(l) => l.adjust_at(&id, mode, units, opts, None).map(RateLimitResult::new),

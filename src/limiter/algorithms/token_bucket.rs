@@ -4,8 +4,8 @@
 //! refills add up exactly. The key expires when the bucket would be full.
 
 use crate::error::Result;
+use crate::limiter::algorithms::policy::{Algorithm, Policy};
 use crate::limiter::params::{self, arg};
-use crate::limiter::policy::{Algorithm, Policy};
 
 /// `capacity` tokens (also the burst), refilled at `refill_rate` tokens per second.
 pub fn policy(capacity: i64, refill_rate: f64) -> Result<Policy> {

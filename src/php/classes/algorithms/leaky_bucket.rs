@@ -7,12 +7,12 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
-use crate::limiter::leaky_bucket;
+use crate::limiter::algorithms::leaky_bucket;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::given_numbers::GivenNumbers;
-use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::classes::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::shared::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::register::Finish;
 
 // The short form puts the rate before the capacity, the long form after it.
@@ -51,7 +51,7 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize], |a| {
             leaky_bucket::policy(a.int("bucketCapacity")?, a.float("leakRate")?, a.int_or("requestSize", 1)?)
         })?;
-        crate::php::classes::remaining::initialize::<Self>();
+        crate::php::classes::shared::remaining::initialize::<Self>();
         Ok(LeakyBucketRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), bucketCapacity, leakRate, requestSize]) })
     }
 
@@ -60,14 +60,14 @@ rate_limiter_impl!(LeakyBucketRateLimiter {
     /// `retryAfter` the wait). Bookings are served in the order made.
     #[php(optional = id, defaults(id = "\"\"", cost = 1))]
     pub fn reserve(self_: &mut ZendClassObject<LeakyBucketRateLimiter>, id: Id, cost: Int, maxWait: Option<&Zval>) -> PhpResult<crate::php::result::RateLimitResult> {
-        crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
+        crate::php::classes::shared::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
     }
 });
 
 impl Finish for LeakyBucketRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        crate::php::classes::give_back::declare_reserve(ce)?;
+        crate::php::classes::shared::give_back::declare_reserve(ce)?;
         limiter_class::finish::<Self>(
             ce,
             &[

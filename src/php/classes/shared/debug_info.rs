@@ -23,8 +23,8 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use crate::php::args::given_numbers::{GivenNumbers, Number};
-use crate::php::classes::remaining::LimiterClass;
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::remaining::LimiterClass;
+use crate::php::classes::shared::state::LimiterState;
 
 /// `__debugInfo()` called from PHP: the table of the object the method runs on.
 pub fn debug_info(state: &LimiterState, policy: &GivenNumbers) -> PhpResult<ZBox<ZendHashTable>> {

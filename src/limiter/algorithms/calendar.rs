@@ -19,6 +19,12 @@ use jiff::{Timestamp, ToSpan, Zoned};
 
 use crate::error::{Error, Result};
 
+/// A date computation that jiff refused (an instant outside its range):
+/// thrown as a failure of the call, in the same words wherever it happens.
+fn failed(e: jiff::Error) -> Error {
+    Error::Redis(format!("calendar window: {e}"))
+}
+
 /// A calendar unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
@@ -55,21 +61,19 @@ impl Calendar {
 
     /// The start of the unit that holds `z`.
     fn start(&self, z: &Zoned) -> Result<Zoned> {
-        let bad = |e: jiff::Error| Error::Redis(format!("calendar window: {e}"));
         match self.unit {
-            Unit::Hour => z.with().minute(0).second(0).subsec_nanosecond(0).build().map_err(bad),
-            Unit::Day => z.start_of_day().map_err(bad),
+            Unit::Hour => z.with().minute(0).second(0).subsec_nanosecond(0).build().map_err(failed),
+            Unit::Day => z.start_of_day().map_err(failed),
             Unit::Week => {
                 let back = i64::from(z.weekday().to_monday_zero_offset());
-                z.checked_sub(back.days()).and_then(|d| d.start_of_day()).map_err(bad)
+                z.checked_sub(back.days()).and_then(|d| d.start_of_day()).map_err(failed)
             }
-            Unit::Month => z.first_of_month().and_then(|d| d.start_of_day()).map_err(bad),
+            Unit::Month => z.first_of_month().and_then(|d| d.start_of_day()).map_err(failed),
         }
     }
 
     /// The start of the unit after the one that starts at `start`.
     fn next(&self, start: &Zoned) -> Result<Zoned> {
-        let bad = |e: jiff::Error| Error::Redis(format!("calendar window: {e}"));
         let later = match self.unit {
             // An hour later on the timeline, then its hour's start: a DST change moves local hours, not their length.
             Unit::Hour => start.checked_add(90.minutes()),
@@ -77,21 +81,20 @@ impl Calendar {
             Unit::Week => start.checked_add(7.days().hours(12)),
             Unit::Month => start.checked_add(1.month().days(1)),
         }
-        .map_err(bad)?;
+        .map_err(failed)?;
         self.start(&later)
     }
 
     /// The unit before the one that starts at `start`.
     fn previous(&self, start: &Zoned) -> Result<Zoned> {
-        let bad = |e: jiff::Error| Error::Redis(format!("calendar window: {e}"));
-        let earlier = start.checked_sub(1.nanosecond()).map_err(bad)?;
+        let earlier = start.checked_sub(1.nanosecond()).map_err(failed)?;
         self.start(&earlier)
     }
 
     /// The 4 edges (ms since the Unix epoch) of the unit before the one
     /// that holds `now_ms`, that one, and the next.
     pub fn edges(&self, now_ms: i64) -> Result<[i64; 4]> {
-        let now = Timestamp::from_millisecond(now_ms).map_err(|e| Error::Redis(format!("calendar window: {e}")))?;
+        let now = Timestamp::from_millisecond(now_ms).map_err(failed)?;
         let current = self.start(&now.to_zoned(self.zone.clone()))?;
         let before = self.previous(&current)?;
         let next = self.next(&current)?;

@@ -18,10 +18,10 @@ use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
-use crate::limiter::adjust::Adjust;
-use crate::limiter::conclude::Conclude;
-use crate::limiter::instance::{CallOptions, Limiter};
-use crate::limiter::local::{self, LocalShare};
+use crate::limiter::decide::adjust::Adjust;
+use crate::limiter::decide::conclude::Conclude;
+use crate::limiter::decide::instance::{CallOptions, Limiter};
+use crate::limiter::decide::local::{self, LocalShare};
 use crate::limiter::outcome::OnError;
 use crate::limiter::{Op, Outcome, Policy};
 use crate::metrics::{self, Counters, Mode};
@@ -165,7 +165,7 @@ impl Compound {
 
     /// `block()`: every member blocks `id` for `ms`, in one call (see `Limiter::block`).
     pub fn block(&self, id: &[u8], ms: i64, opts: CallOptions, now_us: Option<i64>) -> Result<()> {
-        crate::limiter::instance::block_keys(self.backend(), &self.block_keys(id)?, ms, opts, now_us)
+        crate::limiter::decide::instance::block_keys(self.backend(), &self.block_keys(id)?, ms, opts, now_us)
     }
 
     /// `unblock()`: ends every member's block of `id`, in one command.
@@ -216,7 +216,7 @@ impl Compound {
     }
 
     /// The all-or-nothing decision for `op`, made in this process, each
-    /// member at its share of its limit (`limiter::local`).
+    /// member at its share of its limit (`limiter::decide::local`).
     /// `keys`: the members' keys then their block keys; `args`: the call's words.
     fn local(&self, keys: &[Vec<u8>], args: &PolicyArgs, op: Op, share: LocalShare) -> Result<Decision> {
         let policies: Vec<&Policy> = self.members.iter().map(|m| m.policy()).collect();

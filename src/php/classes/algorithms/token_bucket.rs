@@ -6,12 +6,12 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
-use crate::limiter::token_bucket;
+use crate::limiter::algorithms::token_bucket;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::given_numbers::GivenNumbers;
-use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::classes::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::shared::limiter_class::{self, Param, OPTIONAL_FLOAT, OPTIONAL_INT, STRING_OR_FLOAT};
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::register::Finish;
 
 // The short form puts the rate before the capacity, the long form after it.
@@ -44,7 +44,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
         units: &::ext_php_rs::types::Zval,
         maxAge: Option<&::ext_php_rs::types::Zval>,
     ) -> PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<TokenBucketRateLimiter>>> {
-        crate::php::classes::lease::copy(self_, "TokenBucketRateLimiter", units, maxAge, |c, state| TokenBucketRateLimiter { state, policy: c.policy.clone() })
+        crate::php::classes::shared::lease::copy(self_, "TokenBucketRateLimiter", units, maxAge, |c, state| TokenBucketRateLimiter { state, policy: c.policy.clone() })
     }
 
     #[php(optional = capacity)]
@@ -52,7 +52,7 @@ rate_limiter_impl!(TokenBucketRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate], |a| {
             token_bucket::policy(a.int("capacity")?, a.float("refillRate")?)
         })?;
-        crate::php::classes::remaining::initialize::<Self>();
+        crate::php::classes::shared::remaining::initialize::<Self>();
         Ok(TokenBucketRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), capacity, refillRate]) })
     }
 
@@ -61,15 +61,15 @@ rate_limiter_impl!(TokenBucketRateLimiter {
     /// `retryAfter` the wait). Bookings are served in the order made.
     #[php(optional = id, defaults(id = "\"\"", cost = 1))]
     pub fn reserve(self_: &mut ZendClassObject<TokenBucketRateLimiter>, id: Id, cost: Int, maxWait: Option<&Zval>) -> PhpResult<crate::php::result::RateLimitResult> {
-        crate::php::classes::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
+        crate::php::classes::shared::remaining::after_call(self_, |c| c.state.adjust("reserve", id, cost, maxWait))
     }
 });
 
 impl Finish for TokenBucketRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        crate::php::classes::lease::declare(ce)?;
-        crate::php::classes::give_back::declare_reserve(ce)?;
+        crate::php::classes::shared::lease::declare(ce)?;
+        crate::php::classes::shared::give_back::declare_reserve(ce)?;
         limiter_class::finish::<Self>(
             ce,
             &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("capacity", OPTIONAL_INT, None), Param("refillRate", OPTIONAL_FLOAT, None)],

@@ -3,7 +3,7 @@
 //! the original unchanged) that is in dry run (`$on`) or enforces, whatever
 //! `ratelimit.dry_run` says. A dry run decides, writes and counts as
 //! enforcing would, and answers every denial as accepted with `wouldDeny`
-//! (`limiter::conclude`).
+//! (`limiter::decide::conclude`).
 //!
 //! The copy is an object of the original's own class, a user's subclass
 //! included (`static`): its properties are copied as `clone` copies them
@@ -17,8 +17,8 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use crate::php::args::values;
-use crate::php::classes::remaining::LimiterClass;
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::remaining::LimiterClass;
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::exceptions::in_call;
 use crate::php::engine::zend_api::{self, MAY_BE_BOOL, MAY_BE_DOUBLE, MAY_BE_STRING};
 

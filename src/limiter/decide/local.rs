@@ -25,7 +25,7 @@ use crate::entry::call::{EntryCall, PolicyArgs};
 use crate::entry::library::Entry;
 use crate::entry::reply::Ints;
 use crate::error::{Error, Result};
-use crate::limiter::adjust::Adjust;
+use crate::limiter::decide::adjust::Adjust;
 use crate::limiter::params::arg;
 use crate::limiter::{Algorithm, OnError, Op, Outcome, Policy, Source};
 
@@ -238,7 +238,7 @@ pub fn adjust<K: AsRef<[u8]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limiter::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
+    use crate::limiter::algorithms::{fixed_window, gcra, leaky_bucket, sliding_window, token_bucket};
 
     fn words(p: &Policy) -> Vec<String> {
         p.args.iter().map(|a| String::from_utf8(a.clone()).unwrap()).collect()

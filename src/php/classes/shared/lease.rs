@@ -10,9 +10,9 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ClassEntry;
 
 use crate::php::args::values;
-use crate::php::classes::dry_run;
-use crate::php::classes::remaining::LimiterClass;
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::dry_run;
+use crate::php::classes::shared::remaining::LimiterClass;
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::exceptions::in_call;
 use crate::php::engine::zend_api::{self, MAY_BE_DOUBLE, MAY_BE_LONG};
 

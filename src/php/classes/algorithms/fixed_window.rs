@@ -8,15 +8,15 @@ use ext_php_rs::zend::ClassEntry;
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::types::ZendClassObject;
 
-use crate::limiter::fixed_window;
-use crate::limiter::instance::Windows;
+use crate::limiter::algorithms::fixed_window;
+use crate::limiter::decide::instance::Windows;
 use crate::php::args::calendar_args;
 use crate::php::args::forms::{Form, Signature};
 use crate::php::args::given_numbers::GivenNumbers;
-use crate::php::classes::dry_run::copy;
-use crate::php::classes::interface::{rate_limiter_impl, rate_limiter_interface};
-use crate::php::classes::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
-use crate::php::classes::state::LimiterState;
+use crate::php::classes::shared::dry_run::copy;
+use crate::php::classes::shared::interface::{rate_limiter_impl, rate_limiter_interface};
+use crate::php::classes::shared::limiter_class::{self, Param, OPTIONAL_INT, OPTIONAL_INT_OR_FLOAT, STRING_OR_FLOAT};
+use crate::php::classes::shared::state::LimiterState;
 use crate::php::engine::register::Finish;
 use crate::php::engine::zend_api::{self, MAY_BE_DOUBLE, MAY_BE_LONG, MAY_BE_STRING};
 
@@ -46,7 +46,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         units: &::ext_php_rs::types::Zval,
         maxAge: Option<&::ext_php_rs::types::Zval>,
     ) -> PhpResult<::ext_php_rs::boxed::ZBox<::ext_php_rs::types::ZendClassObject<FixedWindowRateLimiter>>> {
-        crate::php::classes::lease::copy(self_, "FixedWindowRateLimiter", units, maxAge, |c, state| FixedWindowRateLimiter { state, policy: c.policy.clone() })
+        crate::php::classes::shared::lease::copy(self_, "FixedWindowRateLimiter", units, maxAge, |c, state| FixedWindowRateLimiter { state, policy: c.policy.clone() })
     }
 
     #[php(optional = window)]
@@ -54,7 +54,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
         let state = LimiterState::construct(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit], |a| {
             fixed_window::policy(a.float("window")?, a.int("limit")?)
         })?;
-        crate::php::classes::remaining::initialize::<Self>();
+        crate::php::classes::shared::remaining::initialize::<Self>();
         Ok(FixedWindowRateLimiter { state, policy: GivenNumbers::read(&SIGNATURE, &[Some(connection), Some(keyPrefix), window, limit]) })
     }
 
@@ -81,7 +81,7 @@ rate_limiter_impl!(FixedWindowRateLimiter {
 impl Finish for FixedWindowRateLimiter {
     /// What Reflection shows: the union of both forms' types at each position.
     fn finish(ce: &mut ClassEntry) -> std::result::Result<(), String> {
-        crate::php::classes::lease::declare(ce)?;
+        crate::php::classes::shared::lease::declare(ce)?;
         limiter_class::finish::<Self>(
             ce,
             &[Param("keyPrefix", STRING_OR_FLOAT, None), Param("window", OPTIONAL_INT_OR_FLOAT, None), Param("limit", OPTIONAL_INT, None)],

@@ -5,8 +5,8 @@
 //! and the checks of its arguments before anything touches Redis.
 
 use crate::error::{Error, Result};
+use crate::limiter::algorithms::sliding_window::MAX_LOG_COST;
 use crate::limiter::params::{MAX_COUNT, MAX_SECONDS};
-use crate::limiter::sliding_window::MAX_LOG_COST;
 use crate::limiter::{Algorithm, Policy};
 
 /// What an `adjust` call does.
@@ -85,12 +85,12 @@ mod tests {
 
     #[test]
     fn bad_units_and_waits_are_value_errors() {
-        let p = crate::limiter::token_bucket::policy(5, 1.0).unwrap();
+        let p = crate::limiter::algorithms::token_bucket::policy(5, 1.0).unwrap();
         assert_eq!(Adjust::Refund.check(&p, 0).unwrap_err().to_string(), "$units must be greater than or equal to 1");
         assert!(Adjust::Refund.check(&p, 50).is_ok(), "a refund gives back at most what was used");
         assert!(Adjust::Charge.check(&p, 6).is_ok(), "a charge may take more than the capacity: a debt");
         assert_eq!(Adjust::Charge.check(&p, 0).unwrap_err().to_string(), "$units must be greater than or equal to 1");
-        let log = crate::limiter::sliding_window::policy(60.0, 5000, 0).unwrap();
+        let log = crate::limiter::algorithms::sliding_window::policy(60.0, 5000, 0).unwrap();
         assert_eq!(Adjust::Charge.check(&log, 1001).unwrap_err().to_string(), "$units must be at most 1000, 1001 given");
         assert_eq!(Adjust::Reserve(0.0).check(&p, 0).unwrap_err().to_string(), "$cost must be greater than or equal to 1");
         assert!(Adjust::reserve(-0.5).is_err() && Adjust::reserve(f64::NAN).is_err() && Adjust::reserve(f64::INFINITY).is_err());
