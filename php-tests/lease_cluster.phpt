@@ -76,7 +76,8 @@ foreach ($kinds as $kind) {
     $leased = $plain->withLease(50, 60);
     $leased->consume($ids[$a]);
     $leased->reset($ids[$a]);
-    $seen[$kind]['reset(): on its master'] = rl_state($kind, $masters[$a], $key($kp, $ids[$a]), 1000, LONG) . ', then ' . $show($plain->peek($ids[$a]));
+    $seen[$kind]['reset(): on its master'] = rl_state($kind, $masters[$a], $key($kp, $ids[$a]), 1000, LONG) . ', a peek ' . $show($plain->peek($ids[$a]))
+        . ', the next call takes a new lease: ' . $show($leased->consume($ids[$a]));
     // maxAge: a lease of 0.2 s, its next call gives the 49 left back to the master and takes 50 anew.
     $young = $plain->withLease(50, 0.2);
     $young->consume($ids[$b]);
@@ -152,7 +153,7 @@ state on the id's master:
   fixed    counter '50'
 metrics: leased 150 held 120; answered by redis 3, by the lease 27
 -- what is left goes back to the id's master
-reset(): on its master: no key, then allowed rem 1000 redis
+reset(): on its master: no key, a peek allowed rem 1000 redis, the next call takes a new lease: allowed rem 999 redis
 maxAge: on its master:
   token    tokens 950.0; past maxAge, a call: tokens 949.0 (2 calls: the give-back and the take)
   gcra     TAT 50.0 intervals ahead; past maxAge, a call: TAT 51.0 intervals ahead (2 calls: the give-back and the take)
