@@ -40,11 +40,12 @@ foreach ([RL_URL, 'memory://wait'] as $target) {
     $none = $l->acquire('x', 0.15);
     $took = microtime(true) - $t;
     printf("%s: %s after %s\n", $target === RL_URL ? 'redis' : 'memory', var_export($none, true), $took >= 0.14 && $took < 0.35 ? 'the wait' : $took);
-    // The lease ends (0.4 s) while we wait: the slot is ours then.
+    // The lease ends (0.4 s) while we wait: the slot is ours then, not at
+    // the wait's end (2 s); 0.919 s was seen at a load of 6.5.
     $t = microtime(true);
     $p = $l->acquire('x', 2.0);
     $took = microtime(true) - $t;
-    printf("lease ended: %s after %s\n", $p ? 'got' : 'none', $took > 0.1 && $took < 0.9 ? 'the lease' : $took);
+    printf("lease ended: %s after %s\n", $p ? 'got' : 'none', $took > 0.1 && $took < 1.5 ? 'the lease' : $took);
     unset($held);
 }
 ?>
