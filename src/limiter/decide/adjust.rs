@@ -9,7 +9,13 @@ use crate::limiter::algorithms::sliding_window::MAX_LOG_COST;
 use crate::limiter::params::{MAX_COUNT, MAX_SECONDS};
 use crate::limiter::{Algorithm, Policy};
 
-/// What an `adjust` call does.
+/// What an `adjust` call does, as PHP asked it: in PHP's units (a wait in
+/// seconds, a lease's cost in whole units) and checked with PHP's words
+/// (`check`, `reserve`). It is the sending side of the entry's mode:
+/// `call_args` writes it as the entry's arguments, which Lua and
+/// `ratelimit_core::command` (for the module and `memory://`) read back into
+/// core's `ratelimit_core::algorithm::Adjust`, in the wire's µs. Two types,
+/// one on each side of the call, as the entry's other arguments are.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Adjust {
     /// Give back up to the units.
