@@ -179,7 +179,7 @@ foreach ($r['throughput_targets'] as $algo => $row) {
 $out[] = '';
 $out[] = '## A hot key: leases (issue 52)';
 $out[] = '';
-$out[] = sprintf('%d PHP processes at once on ONE key of ONE redis-server (a limit no run uses up, nothing denied), %s decisions each, deciding in a loop as the throughput table\'s processes do: without a lease (every decision a round trip) and with `withLease(%d)` (one call takes up to %d units, the process answers the next ones itself). Redis calls = round trips ÷ decisions, counted by the processes (the answers Redis gave; a lease\'s give-back, at most one per lease, is not counted); Redis commands = INFO commandstats calls ÷ decisions (a script\'s own commands included: a take is about 5); Redis CPU as above. A fixed window without a lease is three plain commands in one round trip (the scriptless counter). %d interleaved round(s): medians, with the range over rounds.',
+$out[] = sprintf('%d PHP processes at once on ONE key of ONE redis-server (a limit no run uses up, nothing denied), %s decisions each, deciding in a loop as the throughput table\'s processes do: without a lease (every decision a round trip) and with `withLease(%d)` (one call takes up to %d units, the process answers the next ones itself). Redis calls = round trips ÷ decisions, counted by the processes (the answers Redis gave; a lease\'s give-back, at most one per lease, is not counted); Redis commands = INFO commandstats calls ÷ decisions (a script\'s own commands included: a take is about 5); Redis CPU as above. %d interleaved round(s): medians, with the range over rounds.',
     $cfg['procs'], $f($r['throughput_n'], 0), $r['hotkey_units'], $r['hotkey_units'], $cfg['throughput_rounds']);
 $out[] = '';
 $out[] = '| case | decisions/s | range | Redis calls/decision | Redis commands/decision | Redis CPU µs/decision | range | wall s |';
@@ -198,7 +198,7 @@ foreach ($r['hotkey_targets'] as $algo => $row) {
         $row['trips'], $ok($row['trips'] <= 0.1));
 }
 $out[] = '';
-$out[] = 'Not in this table: the same with 16 threads of one ZTS process (the threads table\'s runner, bench/threads.php, decides over many keys; a hot-key row there is still to be added).';
+$out[] = 'The same with 16 threads of one ZTS process and with 16 php-fpm workers, whose leases outlive their requests: "16 callers on one hot key" in the threads section below.';
 $out[] = '';
 $so = $r['scaleout'];
 $st = $so['table'];

@@ -87,5 +87,9 @@ NGINX_PID=$!
 wait_port "$fpm_port" || { cat "$dir/fpm.out" "$dir/fpm.log" >&2; exit 1; }
 wait_port "$nginx_port" || { cat "$dir/nginx.out" >&2; exit 1; }
 
+# The threads table's own start load: after make bench's tables and the build
+# of the extension in this root, wait for the machine to be idle again.
+. scripts/load.bash
+settle_load
 BENCH_HARNESS=$harness BENCH_PHP_INI=$dir/php.ini BENCH_WORKER=$worker BENCH_NGINX_PORT=$nginx_port BENCH_REDIS_PORT=$REDIS_PORT \
   php -n bench/threads.php

@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 . scripts/redis.bash
 trap redis_stop EXIT INT TERM
 
+. scripts/load.bash # settle_load
+settle_load
+
 SO=$(realpath modules/ratelimit.so)
 EXT_DIR=$(php-config --extension-dir)
 # -n: no php.ini and no conf.d, so an installed copy of the extension (or opcache,
