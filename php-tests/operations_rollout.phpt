@@ -38,15 +38,22 @@ $logs = [];
 $step = function (array $env, array $searches, string $page) use ($docroot, $ini, $url, &$logs): string {
     $fpm = rl_start_fpm($docroot, $ini, 4, $env);
     $logs[] = $fpm['log'];
-    $statuses = [];
+    $statuses = $other = [];
     foreach ($searches as $client => $n) {
         for ($i = 0; $i < $n; $i++) {
-            [$status] = rl_http_get("{$fpm['url']}/search.php", ['X-Client-Id' => $client]);
+            [$status, , $body] = rl_http_get("{$fpm['url']}/search.php", ['X-Client-Id' => $client]);
             $statuses[$status] = ($statuses[$status] ?? 0) + 1;
+            // Neither of search.php's answers (an exception is shown with
+            // status 200 under php -n's display_errors): said, so that a
+            // failure names its cause.
+            if (!str_starts_with($body, "results for $client") && $body !== "too many searches\n") {
+                $other[] = "$status " . strtok(trim($body) ?: '(empty)', "\n");
+            }
         }
     }
     ksort($statuses);
     $out = 'HTTP: ' . implode(', ', array_map(fn ($s, $n) => "$s x $n", array_keys($statuses), $statuses)) . "\n";
+    foreach (array_count_values($other) as $line => $n) $out .= "unexpected answer x $n: $line\n";
     $out .= shell_exec(rl_php_shell(['ratelimit.redis_url' => $url]) . ' ' . escapeshellarg("$docroot/report.php"));
     // php-fpm's log is written by its master, a moment after the worker's
     // response (under load, seconds): read until it says what the page says,
