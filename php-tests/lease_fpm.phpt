@@ -46,7 +46,6 @@ $await = function (callable $read, string $want) {
     for ($i = 0; $i < 200 && ($got = $read()) !== $want; $i++) usleep(10000);
     return $got;
 };
-$alive = fn (int $pid) => preg_match('/\) ([^ZX]) /', (string) @file_get_contents("/proc/$pid/stat")) === 1;
 
 echo "-- one worker, pm.max_requests = 3\n";
 $fpm = rl_start_fpm($docroot, ['ratelimit.redis_url' => $url], 1, [], ['pm.max_requests = 3']);
@@ -58,7 +57,7 @@ $two = $get($fpm, $q);
 echo 'request 2: ', $show($two), ', ', $two['pid'] === $one['pid'] ? 'the same worker' : 'another worker', ', calls on the server ', rl_library_calls($r) - $before, "\n";
 $three = $get($fpm, $q);
 echo 'request 3 (its last): ', $show($three), ', ', $three['pid'] === $one['pid'] ? 'the same worker' : 'another worker', "\n";
-echo 'the worker ended: ', $await(fn () => $alive($one['pid']) ? 'running' : 'ended', 'ended'),
+echo 'the worker ended: ', $await(fn () => rl_running($one['pid']) ? 'running' : 'ended', 'ended'),
     '; the server, with no further request: ', $await(fn () => $tokens("$p:a:u"), 'tokens 997.0'), "\n";
 
 echo "-- a lease older than maxAge at its request's end goes back then\n";
@@ -114,9 +113,8 @@ $served = count(array_unique(array_column($d, 'pid')));
 echo '8 requests on a limit of 1,000: the workers that served them took leases; the server: ', $tokens("$p:d:u") === sprintf('tokens %.1f', 1000 - 50 * $served) ? '50 less for each' : $tokens("$p:d:u"), "\n";
 
 echo "-- the pool stopped gracefully (SIGQUIT, process_control_timeout 5 s): every worker gives its leases back\n";
-$master = (int) preg_split('/\s+/', explode(') ', (string) file_get_contents("/proc/{$pool['workers'][0]}/stat"), 2)[1])[1];
-posix_kill($master, SIGQUIT);
-echo 'workers ended: ', $await(fn () => array_filter($pool['workers'], $alive) ? 'some running' : 'all', 'all'), "\n";
+posix_kill($pool['pid'], SIGQUIT);
+echo 'workers ended: ', $await(fn () => array_filter($pool['workers'], 'rl_running') ? 'some running' : 'all', 'all'), "\n";
 echo 'the server: ', $await(fn () => $tokens("$p:d:u"), 'tokens 992.0'), ' of 1,000 (8 admitted); ',
     $await(fn () => $tokens("$p:c:u"), $want = sprintf('tokens %.1f', 30 - $admitted)) === $want ? 'every unit of 30 not admitted is back' : 'NOT: ' . $tokens("$p:c:u"), "\n";
 ?>
