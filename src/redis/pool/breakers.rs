@@ -39,6 +39,14 @@ pub struct Master {
     breaker: Breaker,
 }
 
+impl Master {
+    /// Opens this master's breaker, the opening worded with `target` and the master's address.
+    fn trip(&self, interval: Duration, target: &str, cause: &str) {
+        let (host, port) = &self.node;
+        self.breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
+    }
+}
+
 /// The breaker a call went through, and whether it is the one probe.
 pub struct Gate<'a> {
     /// The key the call is routed by (a cluster's calls over one slot).
@@ -124,10 +132,7 @@ impl Breakers {
     pub fn trip(&self, gate: &Gate, interval: Duration, target: &str, cause: &str) {
         let master = gate.master.clone().or_else(|| gate.route.and_then(|key| self.master_of(key, true)));
         match master {
-            Some(m) => {
-                let (host, port) = &m.node;
-                m.breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
-            }
+            Some(m) => m.trip(interval, target, cause),
             None => {
                 self.whole.trip(interval, target, cause);
             }
@@ -148,8 +153,7 @@ impl Breakers {
     pub fn probe_failed(&self, gate: &Gate, interval: Duration, target: &str, cause: &str) {
         if let (true, Some(m)) = (gate.probes_master, &gate.master) {
             if m.breaker.is_probing() {
-                let (host, port) = &m.node;
-                m.breaker.trip(interval, &format!("{target} (its master {host}:{port})"), cause);
+                m.trip(interval, target, cause);
             }
         }
         if gate.probes_whole && self.whole.is_probing() {
