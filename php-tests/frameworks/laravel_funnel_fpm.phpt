@@ -16,7 +16,7 @@ heavy
 <?php
 require __DIR__ . '/laravel_app.inc';
 require __DIR__ . '/inflight.inc';
-ini_set('ratelimit.timeout', '5.0'); // as the workers' (rl_inflight_fpm): a loaded machine's slow reply is not the subject
+ini_set('ratelimit.timeout', '5.0'); // as the workers' (rl_start_fpm gives every pool 5 s): a loaded machine's slow reply is not the subject
 
 $prefix = rl_prefix();
 rl_laravel_app(true, $prefix); // the app's dir (compiled views), made here and shared by the workers

@@ -18,7 +18,7 @@ heavy
 require __DIR__ . '/symfony_app.inc';
 require '/usr/share/php/Symfony/Component/Semaphore/autoload.php';
 require __DIR__ . '/inflight.inc';
-ini_set('ratelimit.timeout', '5.0'); // as the workers' (rl_inflight_fpm): a loaded machine's slow reply is not the subject
+ini_set('ratelimit.timeout', '5.0'); // as the workers' (rl_start_fpm gives every pool 5 s): a loaded machine's slow reply is not the subject
 
 $prefix = rl_prefix();
 $kernel = rl_symfony_semaphore_kernel('semaphore'); // its container compiled here, in the app's dir the workers share
