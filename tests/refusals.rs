@@ -7,7 +7,8 @@
 //!   members first, then failed (fuzz/fuzz_targets/module_commands.rs);
 //! - the module took any arguments a client sent: a cost of a million on an
 //!   exact log (a member per unit), a window of 0, a bucket no rate empties,
-//!   a test clock in the past, one key twice in a compound.
+//!   a test clock in the past, one key twice in a compound, a compound
+//!   member's block key that is another member's key (a denial wrote it).
 
 mod support;
 
@@ -108,6 +109,10 @@ fn the_module_refuses_what_the_extension_never_sends() {
         (&["RATELIMIT.TAKE", "2", "k", "b", "0", "token_bucket", "10", "1", "1", "-5"], "now_us must be a whole number"),
         (
             &["RATELIMIT.COMPOUND2", "4", "k", "k", "b", "c", "0", "fixed_window", "1000", "5", "0", "fixed_window", "1000", "5", "1"],
+            "keys must be distinct",
+        ),
+        (
+            &["RATELIMIT.COMPOUND2", "4", "k", "j", "b", "k", "0", "fixed_window", "1000", "5", "0", "fixed_window", "1000", "5", "1"],
             "keys must be distinct",
         ),
         // A key without its block key, a lockout of no whole ms, a block of none.

@@ -53,9 +53,11 @@
 //! the extension never sends (the ranges its constructors check). `cost` is
 //! a whole number from 1 to `MAX_COUNT` and at most every algorithm's
 //! `max_cost` (what its policy can ever take, as the extension checks); `now_us` (tests only) replaces the server's clock, a whole
-//! number of µs up to `MAX_NOW_US`. A compound's keys are distinct (the
-//! members of a `CompoundRateLimiter` have distinct key prefixes): one key
-//! twice would be checked twice against the same state and then take twice.
+//! number of µs up to `MAX_NOW_US`. A compound's keys, decided and block,
+//! are distinct (the members of a `CompoundRateLimiter` have distinct key
+//! prefixes): one key twice would be checked twice against the same state
+//! and then take twice, and a block key that is another member's key would
+//! be written by a denial.
 //! What cannot be read is refused before any key is touched.
 //!
 //! The compounds are named `compound2…`: their reply changed (every
@@ -311,9 +313,11 @@ fn halves<'a>(keys: &'a [&'a [u8]]) -> Result<(Keys<'a>, Keys<'a>), Bad> {
 }
 
 /// A compound's or an adjust's members: each key with its block key (the
-/// keys' second half) and its limit, read in turn from `rest`; the keys must
-/// be distinct (two members on one key would decide it twice). Returns what
-/// follows the last limit.
+/// keys' second half) and its limit, read in turn from `rest`; all of them,
+/// decided and block keys, must be distinct (two members on one key would
+/// decide it twice; a member's block key that is another's key would be
+/// written by a denial: the fuzz target found a denied compound that did).
+/// Returns what follows the last limit.
 fn members<'a>(keys: &'a [&'a [u8]], mut rest: &'a [&'a [u8]]) -> Result<(Vec<Member<'a>>, &'a [&'a [u8]]), Bad> {
     let (keys, blocks) = halves(keys)?;
     let mut members = Vec::with_capacity(keys.len());
@@ -322,7 +326,7 @@ fn members<'a>(keys: &'a [&'a [u8]], mut rest: &'a [&'a [u8]]) -> Result<(Vec<Me
         members.push(Member { key, block, limit });
         rest = after;
     }
-    let mut sorted: Vec<&[u8]> = keys.to_vec();
+    let mut sorted: Vec<&[u8]> = keys.iter().chain(blocks).copied().collect();
     sorted.sort_unstable();
     if sorted.windows(2).any(|w| w[0] == w[1]) {
         return Err(bad("a compound's keys must be distinct"));
@@ -563,6 +567,11 @@ mod tests {
         );
         assert_eq!(
             refusal(Command::Compound, "c 4 a a c d 0 fixed_window 1000 5 0 fixed_window 1000 5 1"),
+            "ERR ratelimit: a compound's keys must be distinct"
+        );
+        // b's block key is a: a denial of b would write a's counter.
+        assert_eq!(
+            refusal(Command::Compound, "c 4 a b c a 0 fixed_window 1000 5 0 fixed_window 1000 5 1"),
             "ERR ratelimit: a compound's keys must be distinct"
         );
         assert_eq!(refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5 0 1"), "ERR ratelimit: no algorithm named 1");
