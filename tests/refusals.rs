@@ -7,8 +7,8 @@
 //!   members first, then failed (fuzz/fuzz_targets/module_commands.rs);
 //! - the module took any arguments a client sent: a cost of a million on an
 //!   exact log (a member per unit), a window of 0, a bucket no rate empties,
-//!   a test clock in the past, one key twice in a compound, a compound
-//!   member's block key that is another member's key (a denial wrote it).
+//!   a test clock in the past, one key twice in a compound, a block key
+//!   that is a decided key (a compound's denial wrote it).
 
 mod support;
 
@@ -115,6 +115,8 @@ fn the_module_refuses_what_the_extension_never_sends() {
             &["RATELIMIT.COMPOUND2", "4", "k", "j", "b", "k", "0", "fixed_window", "1000", "5", "0", "fixed_window", "1000", "5", "1"],
             "keys must be distinct",
         ),
+        // A take whose block key is its key: a denial's lock-out would write its counter.
+        (&["RATELIMIT.TAKE", "2", "k", "k", "1000", "fixed_window", "1000", "5", "1"], "decided and block keys must be distinct"),
         // A key without its block key, a lockout of no whole ms, a block of none.
         (&["RATELIMIT.TAKE", "1", "k", "0", "fixed_window", "1000", "5", "1"], "followed by its block key"),
         (&["RATELIMIT.TAKE", "2", "k", "b", "0.5", "fixed_window", "1000", "5", "1"], "the lockout must be a whole number"),

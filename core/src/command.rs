@@ -53,11 +53,11 @@
 //! the extension never sends (the ranges its constructors check). `cost` is
 //! a whole number from 1 to `MAX_COUNT` and at most every algorithm's
 //! `max_cost` (what its policy can ever take, as the extension checks); `now_us` (tests only) replaces the server's clock, a whole
-//! number of µs up to `MAX_NOW_US`. A compound's keys, decided and block,
+//! number of µs up to `MAX_NOW_US`. No block key is a decided key (a
+//! denial's lock-out would write it). A compound's keys, decided and block,
 //! are distinct (the members of a `CompoundRateLimiter` have distinct key
 //! prefixes): one key twice would be checked twice against the same state
-//! and then take twice, and a block key that is another member's key would
-//! be written by a denial.
+//! and then take twice.
 //! What cannot be read is refused before any key is touched.
 //!
 //! The compounds are named `compound2…`: their reply changed (every
@@ -304,19 +304,33 @@ fn limit<'a>(rest: &'a [&'a [u8]]) -> Result<(Limit, &'a [&'a [u8]]), Bad> {
 /// Some of a call's keys.
 type Keys<'a> = &'a [&'a [u8]];
 
-/// Decided keys and their block keys: the two halves of `keys`.
+/// Decided keys and their block keys: the two halves of `keys`. No block
+/// key may be a decided key: a denial's lock-out writes its block key, and
+/// would write a decided key's state (the fuzz target found a denied
+/// compound that did). A batch's decided keys may repeat (one id twice).
 fn halves<'a>(keys: &'a [&'a [u8]]) -> Result<(Keys<'a>, Keys<'a>), Bad> {
     if keys.is_empty() || !keys.len().is_multiple_of(2) {
         return Err(bad("every key must be followed by its block key (after all keys)"));
     }
-    Ok(keys.split_at(keys.len() / 2))
+    let (decided, blocks) = keys.split_at(keys.len() / 2);
+    let collides = match decided {
+        [key] => blocks[0] == *key, // a take: no allocation
+        _ => {
+            let mut sorted = decided.to_vec();
+            sorted.sort_unstable();
+            blocks.iter().any(|b| sorted.binary_search(b).is_ok())
+        }
+    };
+    if collides {
+        return Err(bad("decided and block keys must be distinct"));
+    }
+    Ok((decided, blocks))
 }
 
 /// A compound's or an adjust's members: each key with its block key (the
 /// keys' second half) and its limit, read in turn from `rest`; all of them,
 /// decided and block keys, must be distinct (two members on one key would
-/// decide it twice; a member's block key that is another's key would be
-/// written by a denial: the fuzz target found a denied compound that did).
+/// decide it twice; a block key that is a decided key `halves` refuses).
 /// Returns what follows the last limit.
 fn members<'a>(keys: &'a [&'a [u8]], mut rest: &'a [&'a [u8]]) -> Result<(Vec<Member<'a>>, &'a [&'a [u8]]), Bad> {
     let (keys, blocks) = halves(keys)?;
@@ -572,8 +586,12 @@ mod tests {
         // b's block key is a: a denial of b would write a's counter.
         assert_eq!(
             refusal(Command::Compound, "c 4 a b c a 0 fixed_window 1000 5 0 fixed_window 1000 5 1"),
-            "ERR ratelimit: a compound's keys must be distinct"
+            "ERR ratelimit: decided and block keys must be distinct"
         );
+        // The same on a take and a batch (whose ids may repeat, their block keys with them).
+        assert_eq!(refusal(Command::Take, "t 2 a a 1000 fixed_window 1000 5 1"), "ERR ratelimit: decided and block keys must be distinct");
+        assert_eq!(refusal(Command::TakeMany, "t 4 a b b c 0 fixed_window 1000 5 1"), "ERR ratelimit: decided and block keys must be distinct");
+        assert!(matches!(parse(Command::TakeMany, &args("t 4 a a c c 0 fixed_window 1000 5 1")), Ok(Call::Many { .. })));
         assert_eq!(refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5 0 1"), "ERR ratelimit: no algorithm named 1");
         assert_eq!(refusal(Command::Compound, "c 4 a b c d 0 fixed_window 1000 5"), "arity");
     }
